@@ -1,0 +1,32 @@
+# frozen_string_literal: true
+
+module Rackbench
+  # An error meant for the user: its message is one line that says what
+  # happened and what to do. The CLI prints it as "Error: ..." and exits 1;
+  # anything else escaping is a bug in rackbench.
+  class Error < StandardError; end
+
+  # Bad input on the command line or in a plan file (exit status 2).
+  class UsageError < Error; end
+
+  # A setup could not be run (failed to boot, failed verification, crashed).
+  # The runner records it and moves on to the next setup.
+  class SetupFailed < Error
+    attr_reader :log_tail
+
+    def initialize(message, log_tail: nil)
+      super(message)
+      @log_tail = log_tail
+    end
+  end
+
+  # The run was interrupted by a signal; status is 128 + signal number.
+  class Interrupted < Error
+    attr_reader :signo
+
+    def initialize(signo)
+      @signo = signo
+      super("interrupted by SIG#{Signal.signame(signo)}")
+    end
+  end
+end

@@ -1,0 +1,124 @@
+# frozen_string_literal: true
+
+require_relative "../sampling/process_tree"
+require_relative "registry"
+require_relative "../clock"
+require_relative "../error"
+
+module Rackbench
+  module ProcessControl
+    # A child process rackbench started: the ONLY way rackbench spawns.
+    #
+    # - spawned from an argument array (never a shell string), in its own
+    #   process group, stdin closed, stdout/stderr to a log file;
+    # - registered so an interrupted run can stop every live child;
+    # - stopped with the program's graceful signal sent to the whole group,
+    #   escalated to KILL after a deadline (monotonic clock), always reaped;
+    # - descendants that left the group (setsid daemons such as Passenger's
+    #   agents) are found in /proc before the stop and killed if they survive.
+    class Child
+      attr_reader :pid, :argv, :log_path, :status
+
+      def self.spawn(argv, env: {}, chdir: nil, log_path: File::NULL, unsetenv_others: false)
+        argv = argv.map(&:to_s)
+        opts = { pgroup: true, in: File::NULL, out: [log_path, "a"], err: %i[child out],
+                 unsetenv_others: unsetenv_others, close_others: true }
+        opts[:chdir] = chdir if chdir
+        pid = Process.spawn(env, *argv, **opts)
+        new(pid, argv, log_path)
+      rescue Errno::ENOENT, Errno::EACCES => e
+        raise Error, "cannot start #{argv.first}: #{e.message.sub(/ - .*/, '')}; install it or check PATH"
+      end
+
+      def initialize(pid, argv, log_path)
+        @pid = pid
+        @argv = argv
+        @log_path = log_path
+        @status = nil
+        Registry.add(self)
+      end
+
+      # Reaps without blocking; true while the process has not exited.
+      def alive?
+        return false if @status
+
+        done = Process.wait2(@pid, Process::WNOHANG)
+        @status = done[1] if done
+        @status.nil?
+      rescue Errno::ECHILD
+        @status ||= :gone
+        false
+      end
+
+      # Waits up to timeout seconds for the process to exit by itself.
+      def wait(timeout)
+        deadline = Clock.now + timeout
+        sleep 0.02 while alive? && Clock.now < deadline
+        !alive?
+      end
+
+      def signal(sig)
+        Process.kill(sig, -@pid)
+        true
+      rescue Errno::ESRCH, Errno::EPERM
+        false
+      end
+
+      # Graceful stop: sig to the group, KILL after timeout, reap, then KILL
+      # any descendant that escaped the group and outlived its parent.
+      def stop(sig = "TERM", timeout: 10)
+        escaped = Sampling::ProcessTree.descendants(@pid).reject { |e| e.pgid == @pid }
+        if alive?
+          signal(sig)
+          signal("KILL") unless wait(timeout)
+          wait(5)
+        end
+        drain_group(timeout)
+        kill_survivors(escaped)
+        Registry.delete(self)
+        @status
+      end
+
+      def exit_summary
+        case @status
+        when Process::Status
+          @status.signaled? ? "killed by SIG#{Signal.signame(@status.termsig)}" : "exited with status #{@status.exitstatus}"
+        else "still running"
+        end
+      end
+
+      private
+
+      # Workers of a group whose leader is gone (e.g. orphaned by a crash).
+      def drain_group(timeout)
+        deadline = Clock.now + timeout
+        sleep 0.02 while group_alive? && Clock.now < deadline
+        signal("KILL") if group_alive?
+      end
+
+      def group_alive?
+        Process.kill(0, -@pid)
+        Sampling::ProcessTree.all.any? { |e| e.pgid == @pid && !Sampling::ProcessTree.zombie?(e.pid) }
+      rescue Errno::ESRCH, Errno::EPERM
+        false
+      end
+
+      def kill_survivors(entries)
+        entries.each do |e|
+          next unless Sampling::ProcessTree.alive?(e)
+
+          Process.kill("TERM", e.pid)
+        rescue Errno::ESRCH, Errno::EPERM
+          nil
+        end
+        deadline = Clock.now + 3
+        sleep 0.05 while entries.any? { |e| Sampling::ProcessTree.alive?(e) } && Clock.now < deadline
+        entries.each do |e|
+          Process.kill("KILL", e.pid) if Sampling::ProcessTree.alive?(e)
+        rescue Errno::ESRCH, Errno::EPERM
+          nil
+        end
+      end
+    end
+  end
+end

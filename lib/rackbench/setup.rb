@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require_relative "error"
+require_relative "suggest"
+
+module Rackbench
+  # One server configuration to benchmark, named as the seed studies write it:
+  #
+  #   "puma x4:5"        4 workers x 5 threads (cluster mode, preloaded)
+  #   "puma x1:16"       Puma in single mode: one process, 16 threads
+  #   "unicorn x8"       8 worker processes
+  #   "thin"             one Thin process (event loop)
+  #   "passenger x2"     Passenger Standalone, 2 application processes
+  #
+  # Trailing words: "nopreload" (Puma/Unicorn/Passenger: load the app in
+  # each worker instead of once in the master).
+  Setup = Struct.new(:label, :server, :workers, :threads, :preload, keyword_init: true) do
+    def to_h
+      super.transform_keys(&:to_s)
+    end
+
+    # Requests the setup can serve at once (processes x threads).
+    def capacity
+      workers * threads
+    end
+  end
+
+  class Setup
+    # What each server accepts. threads: nil means the server is single-threaded
+    # per process; fixed_workers: the server runs exactly one process.
+    SERVERS = {
+      "puma" => { default_workers: 1, default_threads: 5, threads: true },
+      "unicorn" => { default_workers: 1, default_threads: 1, threads: false },
+      "thin" => { default_workers: 1, default_threads: 1, threads: false, single_process: true },
+      "passenger" => { default_workers: 1, default_threads: 1, threads: false }
+    }.freeze
+    MAX_WORKERS = 256
+    MAX_THREADS = 1024
+    FORMAT = '"SERVER [xWORKERS[:THREADS]] [nopreload]", e.g. "puma x2:5", "unicorn x4", "thin", "passenger x2"'
+
+    def self.parse(text)
+      words = text.to_s.strip.split(/\s+/)
+      raise UsageError, "empty setup name; write #{FORMAT}" if words.empty?
+
+      server = words.shift.downcase
+      spec = SERVERS[server] || raise(UsageError, unknown_server(server, text))
+      workers = spec[:default_workers]
+      threads = spec[:default_threads]
+      preload = true
+      words.each do |word|
+        case word
+        when /\Ax(\d+)(?::(\d+))?\z/i
+          workers = Integer(Regexp.last_match(1), 10)
+          threads = Integer(Regexp.last_match(2), 10) if Regexp.last_match(2)
+          check_counts!(text, server, spec, workers, Regexp.last_match(2) && threads)
+        when "nopreload" then preload = false
+        when "preload" then preload = true
+        else
+          raise UsageError, "setup #{text.inspect}: cannot read #{word.inspect}; write #{FORMAT}"
+        end
+      end
+      new(label: text.strip.squeeze(" "), server: server, workers: workers, threads: threads, preload: preload)
+    end
+
+    def self.unknown_server(server, text)
+      hint = Suggest.did_you_mean(server, SERVERS.keys)
+      "unknown server #{server.inspect} in setup #{text.inspect}#{hint}; accepted servers: #{SERVERS.keys.join(', ')}"
+    end
+
+    def self.check_counts!(text, server, spec, workers, threads)
+      if workers < 1 || workers > MAX_WORKERS
+        raise UsageError, "setup #{text.inspect}: workers must be 1..#{MAX_WORKERS} (got #{workers}); " \
+                          "for one process write \"#{server} x1#{spec[:threads] ? ':5' : ''}\""
+      end
+      if spec[:single_process] && workers != 1
+        raise UsageError, "setup #{text.inspect}: #{server} runs one process; write \"#{server}\" and add setups for more"
+      end
+      return if threads.nil?
+
+      unless spec[:threads]
+        raise UsageError, "setup #{text.inspect}: #{server} is single-threaded per process; write \"#{server} x#{workers}\""
+      end
+      return if threads.between?(1, MAX_THREADS)
+
+      raise UsageError, "setup #{text.inspect}: threads must be 1..#{MAX_THREADS} (got #{threads})"
+    end
+    private_class_method :unknown_server, :check_counts!
+  end
+end
