@@ -66,8 +66,10 @@ module Rackbench
 
       # Graceful stop: sig to the group, KILL after timeout, reap, then KILL
       # any descendant that escaped the group and outlived its parent.
-      def stop(sig = "TERM", timeout: 10)
-        escaped = Sampling::ProcessTree.descendants(@pid).reject { |e| e.pgid == @pid }
+      # also: process entries (Sampling::ProcessTree::Entry) known to belong to
+      # this child though outside its tree, e.g. a daemonized watchdog.
+      def stop(sig = "TERM", timeout: 10, also: [])
+        escaped = (Sampling::ProcessTree.descendants(@pid) + also).reject { |e| e.pgid == @pid || e.pid == @pid }
         if alive?
           signal(sig)
           signal("KILL") unless wait(timeout)

@@ -52,6 +52,14 @@ module Rackbench
         tree(root_pid, proc_root: proc_root).drop(1)
       end
 
+      # The process's command line as one string ("" when unreadable).
+      # Servers retitle processes here ("puma: cluster worker 0", "Passenger RubyApp").
+      def cmdline(pid, proc_root: "/proc")
+        File.binread("#{proc_root}/#{pid}/cmdline").split("\0").join(" ").force_encoding(Encoding::UTF_8).scrub
+      rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES
+        ""
+      end
+
       def alive?(entry, proc_root: "/proc")
         now = read_stat(entry.pid, proc_root: proc_root)
         !now.nil? && now.starttime == entry.starttime && !zombie?(entry.pid, proc_root: proc_root)

@@ -1,0 +1,80 @@
+# frozen_string_literal: true
+
+require "rbconfig"
+
+module Rackbench
+  module Server
+    # The contract every server adapter answers (tested for all of them by
+    # test/support/server_contract.rb, like Rack::Lint for servers):
+    #
+    #   key                     "puma"
+    #   gem_name                the gem that provides it
+    #   graceful_signal         what stops it after in-flight requests finish
+    #   version                 "6.4.2" or nil when not installed
+    #   available?              installed and runnable here
+    #   argv(setup, app:, port:, dir:)   the command line (an argument array)
+    #   env(setup)              extra environment for the server process
+    #   worker?(entry, master_pid)  is this descendant a worker process?
+#   extra_roots(dir)        pids of daemonized parts outside the spawned tree
+    #   expected_workers(setup) how many worker processes a booted setup has
+    #
+    # Adapters only describe a server; Server::Instance boots and stops it.
+    class Base
+      def key
+        self.class::KEY
+      end
+
+      def gem_name
+        key
+      end
+
+      def graceful_signal
+        "TERM"
+      end
+
+      def version
+        Gem::Specification.find_by_name(gem_name).version.to_s
+      rescue Gem::MissingSpecError, Gem::LoadError
+        nil
+      end
+
+      def available?
+        !version.nil?
+      end
+
+      def env(_setup)
+        { "RACK_ENV" => "production", "RACKBENCH_SERVER" => key }
+      end
+
+      def expected_workers(setup)
+        setup.workers
+      end
+
+      # Workers are the master's children unless the server runs single-process.
+      def worker?(entry, master_pid)
+        entry.ppid == master_pid
+      end
+
+      # Pids outside the spawned process's tree that belong to this server
+      # (daemonized agents), read from files the server wrote into dir.
+      def extra_roots(_dir)
+        []
+      end
+
+      # True when the master process itself serves requests (no forked workers).
+      def single_process?(_setup)
+        false
+      end
+
+      private
+
+      def ruby
+        RbConfig.ruby
+      end
+
+      def bin(name = key)
+        Gem.bin_path(gem_name, name)
+      end
+    end
+  end
+end

@@ -1,0 +1,138 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require_relative "../process/child"
+require_relative "../sampling/process_tree"
+require_relative "../sampling/sockets"
+require_relative "../clock"
+require_relative "../error"
+require_relative "http_probe"
+
+module Rackbench
+  module Server
+    # One booted server: spawn -> ready -> workers found -> stop.
+    #
+    # Ready means all three: the process is alive, an HTTP request to
+    # ready_path got any answer, and the listening socket on the port belongs
+    # to this server's process tree (so another program holding the port can
+    # never be mistaken for the server under test). Deadlines use the
+    # monotonic clock.
+    class Instance
+      attr_reader :setup, :adapter, :port, :dir, :child, :argv
+
+      def initialize(adapter:, setup:, app:, port:, dir:, env: {}, ready_path: "/", boot_timeout: 60,
+                     stop_timeout: 15)
+        @adapter = adapter
+        @setup = setup
+        @app = app
+        @port = port
+        @dir = dir
+        @env = env
+        @ready_path = ready_path
+        @boot_timeout = boot_timeout
+        @stop_timeout = stop_timeout
+      end
+
+      def log_path
+        File.join(@dir, "server.log")
+      end
+
+      def url(path = "/")
+        "http://127.0.0.1:#{@port}#{path}"
+      end
+
+      def start
+        FileUtils.mkdir_p(@dir)
+        raise port_taken if Sampling::Sockets.port_in_use?(@port)
+
+        @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir)
+        @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env),
+                                                    chdir: File.dirname(@app), log_path: log_path)
+        deadline = Clock.now + @boot_timeout
+        wait_ready(deadline)
+        wait_workers(deadline)
+        self
+      rescue StandardError
+        stop
+        raise
+      end
+
+      # Every process of this server: the spawned tree plus daemonized parts.
+      def processes
+        roots = [@child.pid] + @adapter.extra_roots(@dir)
+        roots.flat_map { |pid| Sampling::ProcessTree.tree(pid) }.uniq(&:pid)
+      end
+
+      def workers(entries = processes)
+        return entries.select { |e| e.pid == @child.pid } if @adapter.single_process?(@setup)
+
+        entries.select { |e| e.pid != @child.pid && @adapter.worker?(e, @child.pid) }
+      end
+
+      def alive?
+        @child&.alive? || false
+      end
+
+      def stop
+        return unless @child
+
+        also = processes
+        @child.stop(@adapter.graceful_signal, timeout: @stop_timeout, also: also)
+      end
+
+      def log_tail(lines = 15)
+        File.readlines(log_path, chomp: true).last(lines).join("\n")
+      rescue Errno::ENOENT
+        ""
+      end
+
+      private
+
+      def wait_ready(deadline)
+        loop do
+          raise boot_exit unless @child.alive?
+          return if HttpProbe.get("127.0.0.1", @port, @ready_path) && owns_port?
+          raise port_taken if Sampling::Sockets.port_in_use?(@port) && !owns_port? && slept_a_while?(deadline)
+          raise failed("did not answer on port #{@port} within #{@boot_timeout} s") if Clock.now > deadline
+
+          sleep 0.1
+        end
+      end
+
+      def slept_a_while?(deadline)
+        deadline - Clock.now < @boot_timeout - 5
+      end
+
+      def wait_workers(deadline)
+        want = @adapter.expected_workers(@setup)
+        return if want.zero?
+
+        deadline = [deadline, Clock.now + 10].max
+        sleep 0.1 until workers.size >= want || Clock.now > deadline || !@child.alive?
+        found = workers.size
+        raise failed("found #{found} of #{want} worker processes after boot") if found < want
+      end
+
+      def owns_port?
+        Sampling::Sockets.ports_of(processes.map(&:pid)).include?(@port)
+      end
+
+      def boot_exit
+        tail = log_tail
+        return port_taken if tail.match?(/address already in use|EADDRINUSE/i)
+
+        last = tail.lines.map(&:strip).reject(&:empty?).last || "(empty log)"
+        failed("exited during boot (#{@child.exit_summary}): #{last}")
+      end
+
+      def port_taken
+        SetupFailed.new("#{@setup.label}: port #{@port} on 127.0.0.1 is already in use by another process; " \
+                        "stop that process or choose another port", log_tail: log_tail)
+      end
+
+      def failed(what)
+        SetupFailed.new("#{@setup.label}: server #{what}; see #{log_path}", log_tail: log_tail)
+      end
+    end
+  end
+end

@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require_relative "base"
+
+module Rackbench
+  module Server
+    # Passenger Standalone with its builtin engine (no nginx): "passenger xN"
+    # runs N application processes (min = max = N), smart spawning (preloaded)
+    # unless "nopreload". Security-update check and telemetry are off, so a
+    # run makes no outside connection.
+    #
+    # From Debian's package (/usr/bin/passenger, prebuilt agent). The watchdog
+    # daemonizes out of our process tree, so it is found through the pid file;
+    # application processes are titled "Passenger RubyApp: ...". Graceful
+    # stop: TERM to `passenger start`, which shuts its agents down.
+    class Passenger < Base
+      KEY = "passenger"
+      BINARY = File.executable?("/usr/bin/passenger") ? "/usr/bin/passenger" : "passenger"
+
+      def initialize(binary: BINARY)
+        super()
+        @binary = binary
+      end
+
+      def version
+        out = IO.popen([@binary, "--version"], err: File::NULL, &:read)
+        out[/(\d+\.\d+\.\d+)/, 1]
+      rescue SystemCallError
+        nil
+      end
+
+      def argv(setup, app:, port:, dir:)
+        [@binary, "start", File.dirname(app), "--engine", "builtin", "--address", "127.0.0.1",
+         "--port", port.to_s, "--environment", "production", "--rackup", app,
+         "--ruby", ruby, "--min-instances", setup.workers.to_s, "--max-pool-size", setup.workers.to_s,
+         "--spawn-method", setup.preload ? "smart" : "direct",
+         "--disable-security-update-check", "--disable-anonymous-telemetry",
+         "--log-file", File.join(dir, "passenger.log"), "--pid-file", pid_file(dir),
+         "--instance-registry-dir", dir, "--no-friendly-error-pages"]
+      end
+
+      # The watchdog's pid; its tree holds the core and the app processes.
+      def extra_roots(dir)
+        pid = File.read(pid_file(dir)).to_i
+        pid.positive? ? [pid] : []
+      rescue Errno::ENOENT
+        []
+      end
+
+      def worker?(entry, _master_pid)
+        Sampling::ProcessTree.cmdline(entry.pid).start_with?("Passenger RubyApp")
+      end
+
+      private
+
+      def pid_file(dir)
+        File.join(dir, "passenger.pid")
+      end
+    end
+  end
+end
