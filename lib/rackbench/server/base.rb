@@ -13,7 +13,8 @@ module Rackbench
     #   version                 "6.4.2" or nil when not installed
     #   available?              installed and runnable here
     #   argv(setup, app:, port:, dir:)   the command line (an argument array)
-    #   env(setup)              extra environment for the server process
+    #   files(setup, port:, dir:)  {path => content} written before boot (configs)
+#   env(setup)              extra environment for the server process
     #   worker?(entry, master_pid)  is this descendant a worker process?
 #   extra_roots(dir)        pids of daemonized parts outside the spawned tree
     #   expected_workers(setup) how many worker processes a booted setup has
@@ -40,6 +41,10 @@ module Rackbench
 
       def available?
         !version.nil?
+      end
+
+      def files(_setup, port:, dir:)
+        {}
       end
 
       def env(_setup)

@@ -45,6 +45,7 @@ module Rackbench
         FileUtils.mkdir_p(@dir)
         raise port_taken if Sampling::Sockets.port_in_use?(@port)
 
+        @adapter.files(@setup, port: @port, dir: @dir).each { |path, text| File.write(path, text) }
         @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir)
         @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env),
                                                     chdir: File.dirname(@app), log_path: log_path)

@@ -25,9 +25,10 @@ module Rackbench
         end
 
         # Names of three words each, taken in order from the text's words
-        # (markup stripped); the default names when the text has no words.
+        # (markup stripped, read as UTF-8 with invalid bytes replaced); the
+        # default names when the text has no words.
         def from_text(text, count: COUNT)
-          words = text.gsub(TAG_OR_ENTITY, " ").scan(WORD)
+          words = String.new(text, encoding: Encoding::UTF_8).scrub.gsub(TAG_OR_ENTITY, " ").scan(WORD)
           names = words.each_slice(3).map { |slice| slice.join(" ") }
           items(names: names.empty? ? nil : names, count: count)
         end

@@ -25,8 +25,8 @@ module Rackbench
         end
 
         # JSON object plus a trailing newline, so curl output stays readable.
-        def json(object, status: 200, headers: {})
-          build(status, JSON_TYPE, "#{JSON.generate(object)}\n", headers)
+        def json(object, status: 200)
+          build(status, JSON_TYPE, "#{JSON.generate(object)}\n", {})
         end
 
         # One-line plain-text error message.

@@ -1,0 +1,69 @@
+# frozen_string_literal: true
+
+require_relative "error"
+require_relative "suggest"
+require_relative "version"
+
+module Rackbench
+  # The command line as an object a test can call:
+  #   Rackbench::CLI.call(argv, out: io, err: io, env: hash) -> exit status
+  # Errors meant for the user print one "Error: ..." line on err: exit 2 for
+  # bad input, 1 for anything else that stopped the run, 128+N on signal N.
+  module CLI
+    COMMANDS = {
+      "run" => "run a benchmark (setups x endpoints x concurrency levels)",
+      "servers" => "list the app servers rackbench can run here, with versions",
+      "report" => "re-render a stored run directory"
+    }.freeze
+
+    module_function
+
+    def call(argv, out: $stdout, err: $stderr, env: ENV)
+      argv = argv.dup
+      command = argv.shift
+      case command
+      when nil, "help", "-h", "--help" then out.puts(usage) || 0
+      when "-v", "--version", "version" then out.puts("rackbench #{VERSION}") || 0
+      else dispatch(command, argv, out, err, env)
+      end
+    rescue Interrupted => e
+      err.puts "Interrupted: #{e.message}; completed trials are kept"
+      128 + e.signo
+    rescue UsageError => e
+      err.puts "Error: #{e.message}"
+      2
+    rescue Error => e
+      err.puts "Error: #{e.message}"
+      1
+    rescue Errno::EPIPE
+      0
+    end
+
+    def dispatch(command, argv, out, err, env)
+      klass = command_class(command)
+      klass.new(out: out, err: err, env: env).call(argv)
+    end
+
+    def command_class(command)
+      unless COMMANDS.key?(command)
+        raise UsageError, "unknown command #{command.inspect}#{Suggest.did_you_mean(command, COMMANDS.keys)}; " \
+                          "accepted: #{COMMANDS.keys.join(', ')} (rackbench --help)"
+      end
+      require_relative "cli/#{command}"
+      const_get(command.capitalize)
+    end
+
+    def usage
+      lines = COMMANDS.map { |name, text| format("  %-9s %s", name, text) }
+      <<~TEXT
+        Usage: rackbench COMMAND [options]
+
+        Commands:
+        #{lines.join("\n")}
+
+        rackbench COMMAND --help shows a command's options.
+        Quick start: rackbench run   (a quick benchmark of every installed server on the built-in app)
+      TEXT
+    end
+  end
+end

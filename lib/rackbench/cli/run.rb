@@ -1,0 +1,135 @@
+# frozen_string_literal: true
+
+require_relative "command"
+require_relative "../config"
+require_relative "../plan"
+require_relative "../plan_file"
+require_relative "../load"
+require_relative "../runner"
+require_relative "../environment"
+require_relative "../store/run_dir"
+require_relative "../report/listener"
+require_relative "../report/progress"
+require_relative "../report/table"
+require_relative "../process/registry"
+require_relative "interrupts"
+require_relative "servers"
+
+module Rackbench
+  module CLI
+    # rackbench run [PLAN.rb] [options]
+    class Run < Command
+      def call(argv)
+        @argv_seen = argv.dup
+        cli = options(argv) or return 0
+        plan_path = argv.shift
+        raise UsageError, "unexpected argument #{argv.first.inspect}; give at most one plan file" unless argv.empty?
+
+        config = Config.build(plan_path && PlanFile.load(plan_path), cli)
+        config = with_default_setups(config)
+        engine = checked_engine(config[:engine])
+        check_servers!(config)
+        check_app!(config)
+        execute(Plan.new(config), engine)
+      end
+
+      private
+
+      def execute(plan, engine)
+        store = Store::RunDir.create(plan.config[:out] || default_out)
+        listener = Report::Fanout.new(plan.config[:quiet] ? [] : [Report::Progress.new(@err)])
+        meta = meta_for(plan, engine, store)
+        store.write_meta(meta)
+        listener.run_started(meta)
+        Interrupts.guard { Runner.new(plan: plan, store: store, engine: engine, listener: listener).call }
+        Report::Table.new(store.trials, setups: store.setups, io: @out).render
+        @err.puts "Run directory: #{store.path}"
+        store.setups.any? { |s| s["status"] == "failed" } ? 1 : 0
+      ensure
+        ProcessControl::Registry.stop_all
+        @err.puts "Partial results kept in #{store.path}" if store && $ERROR_INFO.is_a?(Exception) && !$ERROR_INFO.is_a?(SystemExit)
+      end
+
+      def options(argv)
+        cli = {}
+        parser = OptionParser.new do |o|
+          o.banner = "Usage: rackbench run [PLAN.rb] [options]\n\n" \
+                     "With no options: a quick plan on the built-in arena app, every installed server\n" \
+                     "scaled to this machine's cores. Options override the plan file.\n\n"
+          o.on("-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"') { |v| (cli[:setups] ||= []) << v }
+          o.on("-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05, /fibonacci/25 ...") { |v| (cli[:endpoints] ||= []) << v }
+          o.on("-c", "--concurrency LIST", Array, "open connections per level, e.g. 1,8,32 (default 1,8,32)") { |v| cli[:concurrency] = v }
+          o.on("-d", "--duration SECONDS", "measured load per trial (default 2)") { |v| cli[:duration] = v }
+          o.on("--warmup SECONDS", "unrecorded load per setup and endpoint first (default 1; 0 = none)") { |v| cli[:warmup] = v }
+          o.on("--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint (default 1)") { |v| cli[:cooldown] = v }
+          o.on("-r", "--repeat N", "repetitions of every cell, setups reordered each time (default 1)") { |v| cli[:repeat] = v }
+          o.on("--engine NAME", "load generator: wrk (default)") { |v| cli[:engine] = v }
+          o.on("--threads N", "load-generator threads (default min(concurrency, cores))") { |v| cli[:threads] = v }
+          o.on("--timeout SECONDS", "a request slower than this is a timeout error (default 30)") { |v| cli[:timeout] = v }
+          o.on("--boot-timeout SECONDS", "how long a server may take to answer after start (default 60)") { |v| cli[:boot_timeout] = v }
+          o.on("--app PATH", "your app's config.ru instead of the built-in arena app") { |v| cli[:app] = v }
+          o.on("--url URL", "benchmark a server already running at URL (no server management)") { |v| cli[:url] = v }
+          o.on("--pid PID", "with --url: the running server's pid") { |v| cli[:pid] = v }
+          o.on("-o", "--out DIR", "run directory (default rackbench-runs/<timestamp>)") { |v| cli[:out] = v }
+          o.on("--upstream-delay SECONDS", "delay of the /network-io upstream stub (default 0.1)") { |v| cli[:upstream_delay] = v }
+          o.on("--upstream-bytes N", "body size of the /network-io upstream stub (default 20000)") { |v| cli[:upstream_bytes] = v }
+          o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
+          o.on("-h", "--help", "this help") do
+            @out.puts o.help
+            return nil
+          end
+        end
+        parse!(parser, argv)
+        cli
+      end
+
+      def with_default_setups(config)
+        return config unless config[:setups].empty? && config[:url].nil?
+
+        installed = Server.all.select(&:available?).map(&:key)
+        raise Error, "no app server is installed: run bin/setup (rackbench servers lists them)" if installed.empty?
+
+        Config.build(config.merge(setups: Config.default_setups(installed: installed)))
+      end
+
+      def checked_engine(name)
+        engine = Load.engine(name)
+        return engine if engine.available?
+
+        raise Error, "#{name} not found on PATH: run bin/setup (or apt-get install #{name})"
+      end
+
+      def check_servers!(config)
+        config[:setups].map(&:server).uniq.each do |key|
+          next if Server.adapter(key).available?
+
+          raise Error, "#{key} is not installed here: #{CLI::Servers::HOW.fetch(key, 'run bin/setup')}"
+        end
+      end
+
+      def check_app!(config)
+        return if config[:app].nil?
+        return if File.file?(config[:app]) && config[:app].end_with?(".ru")
+
+        raise UsageError, "--app #{config[:app].inspect} must be a config.ru file that exists"
+      end
+
+      def meta_for(plan, engine, store)
+        Environment.collect(env: @env).merge(
+          "run_dir" => File.expand_path(store.path), "started_at" => Clock.wall_iso8601,
+          "argv" => ["rackbench", "run", *@argv_seen], "plan" => plan.to_h,
+          "engine" => { "name" => engine.name, "version" => engine.version },
+          "servers" => plan.setups.map(&:server).uniq.to_h { |k| [k, server_version(k)] }
+        )
+      end
+
+      def server_version(key)
+        key == Plan::EXTERNAL_SERVER ? nil : Server.adapter(key).version
+      end
+
+      def default_out
+        File.join("rackbench-runs", Time.now.strftime("%Y-%m-%dT%H-%M-%S"))
+      end
+    end
+  end
+end

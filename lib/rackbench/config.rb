@@ -1,0 +1,111 @@
+# frozen_string_literal: true
+
+require "etc"
+require_relative "error"
+require_relative "setup"
+require_relative "suggest"
+
+module Rackbench
+  # Run configuration: one frozen DEFAULTS hash, layered as
+  # command line > plan file > defaults, validated where it enters.
+  module Config
+    DEFAULTS = {
+      setups: [],            # empty: every installed server scaled to the cores (Config.default_setups)
+      endpoints: [],         # empty: the quick plan's arena endpoints
+      concurrency: [1, 8, 32],
+      duration: 2.0,         # seconds of measured load per trial
+      warmup: 1.0,           # unrecorded seconds per setup and endpoint before its trials
+      cooldown: 1.0,         # idle seconds after each level of a CPU-heavy endpoint
+      repeat: 1,
+      engine: "wrk",
+      threads: nil,          # load-generator threads; nil: min(concurrency, cores)
+      timeout: 30.0,         # a request slower than this counts as a timeout error
+      boot_timeout: 60.0,
+      app: nil,              # nil: the built-in arena app
+      url: nil,              # benchmark a server already running; no server management
+      pid: nil,              # with url: the server's pid to sample
+      out: nil,              # nil: rackbench-runs/<timestamp>
+      upstream_delay: 0.1,   # seconds the network-io upstream stub waits before answering
+      upstream_bytes: 20_000,
+      quiet: false
+    }.freeze
+
+    QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
+    NUMBERS = %i[duration warmup cooldown timeout boot_timeout upstream_delay].freeze
+    COUNTS = %i[repeat upstream_bytes].freeze
+    MAX_CONCURRENCY = 10_000
+
+    module_function
+
+    def keys
+      DEFAULTS.keys
+    end
+
+    # layers: hashes from lowest to highest precedence (plan file, command line).
+    def build(*layers)
+      merged = layers.compact.reduce(DEFAULTS) { |acc, layer| acc.merge(layer.compact) }
+      validate(merged).freeze
+    end
+
+    def default_setups(cores = Etc.nprocessors, installed: %w[puma unicorn thin passenger])
+      all = { "puma" => "puma x#{cores}:5", "unicorn" => "unicorn x#{cores}", "thin" => "thin",
+              "passenger" => "passenger x#{cores}" }
+      all.values_at(*installed.select { |k| all.key?(k) })
+    end
+
+    def validate(cfg)
+      cfg = cfg.dup
+      unknown = cfg.keys - keys
+      raise UsageError, "unknown setting #{unknown.first}#{Suggest.did_you_mean(unknown.first, keys)}" if unknown.any?
+
+      NUMBERS.each { |k| cfg[k] = number(k, cfg[k], min: k == :duration ? 0.5 : 0) }
+      COUNTS.each { |k| cfg[k] = count(k, cfg[k]) }
+      cfg[:concurrency] = Array(cfg[:concurrency]).flatten.map { |c| count(:concurrency, c, max: MAX_CONCURRENCY) }
+      raise UsageError, "concurrency needs at least one level, e.g. --concurrency 1,8,32" if cfg[:concurrency].empty?
+
+      cfg[:threads] = count(:threads, cfg[:threads]) unless cfg[:threads].nil?
+      cfg[:pid] = count(:pid, cfg[:pid]) unless cfg[:pid].nil?
+      cfg[:setups] = Array(cfg[:setups]).map { |s| s.is_a?(Setup) ? s : Setup.parse(s) }
+      cfg[:endpoints] = Array(cfg[:endpoints]).map { |e| endpoint(e) }
+      check_url(cfg)
+      cfg
+    end
+
+    def number(key, value, min: 0)
+      n = Float(value, exception: false) if value.is_a?(Numeric) || value.is_a?(String)
+      return n if n&.finite? && n >= min
+
+      raise UsageError, "#{flag(key)} must be a number of seconds >= #{min} (got #{value.inspect})"
+    end
+
+    def count(key, value, max: nil)
+      n = Integer(value, 10, exception: false) if value.is_a?(String)
+      n = value if value.is_a?(Integer)
+      return n if n && n >= 1 && (max.nil? || n <= max)
+
+      raise UsageError, "#{flag(key)} must be a whole number from 1#{max ? " to #{max}" : ''} (got #{value.inspect})"
+    end
+
+    def endpoint(value)
+      path = value.to_s.strip
+      return path if path.start_with?("/") && !path.match?(/\s/)
+
+      raise UsageError, "endpoint #{value.inspect} must be a path starting with /, e.g. --endpoint /hello"
+    end
+
+    def check_url(cfg)
+      return if cfg[:url].nil?
+
+      unless cfg[:url].match?(%r{\Ahttps?://[^/\s]+\z})
+        raise UsageError, "--url #{cfg[:url].inspect} must be a base URL like http://127.0.0.1:3000 (endpoints come from --endpoint)"
+      end
+      return if cfg[:setups].empty?
+
+      raise UsageError, "--url benchmarks a server that is already running; drop --setup (got #{cfg[:setups].map(&:label).join(', ')})"
+    end
+
+    def flag(key)
+      "--#{key.to_s.tr('_', '-')}"
+    end
+  end
+end

@@ -1,0 +1,161 @@
+# frozen_string_literal: true
+
+require "etc"
+require "tempfile"
+require_relative "result"
+require_relative "wrk_output"
+require_relative "../process/child"
+require_relative "../error"
+
+module Rackbench
+  module Load
+    # Drives wrk 4.x (github.com/wg/wrk), a closed-loop HTTP/1.1 load generator.
+    #
+    # Method: wrk opens C connections, split over T threads, and keeps them
+    # alive (keep-alive is wrk's default; it reconnects only when the server
+    # closes). Each connection sends a request, waits for the whole response,
+    # then sends the next. Latency is timed from writing a request to reading
+    # the end of its response. wrk/report.lua prints the figures as one JSON
+    # line, read by WrkOutput.
+    #
+    # Limits of the measurement:
+    # - Closed loop, so coordinated omission: a stalled server delays the next
+    #   send, and the requests that would have queued meanwhile are never
+    #   timed, so percentiles understate the tail a user arriving at a steady
+    #   rate would see. wrk 4 adds synthetic samples for responses slower than
+    #   twice the mean per-connection interval; this only partly corrects it.
+    # - wrk keeps latency in its own histogram (1 µs buckets up to --timeout),
+    #   not an HdrHistogram. A response slower than --timeout counts as a
+    #   "timeout" error (and as a request) and is left out of the latency
+    #   figures. A request that never gets an answer is counted nowhere.
+    # - "read" errors include one per response the server ends by closing the
+    #   connection (no Content-Length): an artifact, not a server failure.
+    # - "status" errors are responses with a status above 399; they count in
+    #   requests, so rps includes them.
+    # - -d and --timeout take whole seconds only (wrk prints its usage for
+    #   "1.5s" or "500ms"): both are rounded up. wrk stops on a 100 ms timer,
+    #   so runs overshoot a little; duration_s is wrk's own measured run time.
+    # - wrk gives each thread C / T connections, rounded down (-t 2 -c 5 opens
+    #   4 connections while printing "5 connections"): T must divide C.
+    class Wrk
+      SCRIPT = File.expand_path("wrk/report.lua", __dir__)
+      NOT_FOUND = "wrk not found on PATH: run bin/setup (or apt-get install wrk)"
+      VERSION_LINE = %r{\Awrk\s+(?:\S*/)?v?(\d+(?:\.\d+)+)}.freeze
+      MAX_DEFAULT_THREADS = 2
+      GRACE_S = 10
+
+      def initialize(binary: "wrk")
+        @binary = binary.to_s
+      end
+
+      def name
+        "wrk"
+      end
+
+      def available?
+        !executable.nil?
+      end
+
+      # "4.1.0", or nil when wrk is missing. `wrk --version` prints its
+      # version and usage, then exits 1: the exit status is ignored.
+      def version
+        return @version if defined?(@version)
+
+        @version = available? ? probe_version : nil
+      end
+
+      # The argv #run executes (also stored in meta.json). duration and
+      # timeout in seconds, rounded up to whole seconds.
+      def command(url:, concurrency:, duration:, threads: nil, timeout: 30)
+        connections = whole(concurrency, "concurrency")
+        [@binary, "-t", thread_count(threads, connections).to_s, "-c", connections.to_s,
+         "-d", "#{seconds(duration, 'duration')}s", "--timeout", "#{seconds(timeout, 'timeout')}s",
+         "--latency", "-s", SCRIPT, url.to_s]
+      end
+
+      def run(url:, concurrency:, duration:, log_path:, threads: nil, timeout: 30)
+        raise Error, NOT_FOUND unless available?
+
+        argv = command(url: url, concurrency: concurrency, duration: duration, threads: threads, timeout: timeout)
+        output = execute(argv, seconds(duration, "duration") + seconds(timeout, "timeout") + GRACE_S, log_path)
+        WrkOutput.parse(output, command: argv)
+      end
+
+      private
+
+      # Runs wrk to completion and returns what it wrote to log_path during
+      # this run (log_path is appended to, so earlier content is skipped).
+      def execute(argv, deadline_s, log_path)
+        offset = File.exist?(log_path) ? File.size(log_path) : 0
+        child = ProcessControl::Child.spawn(argv, log_path: log_path)
+        finished = child.wait(deadline_s)
+        child.stop("TERM", timeout: 5) unless finished
+        raise Error, "wrk did not finish within #{deadline_s} s (duration + timeout + #{GRACE_S} s); " \
+                     "stopped it; see #{log_path}" unless finished
+
+        output = File.read(log_path, mode: "rb").byteslice(offset..).to_s.scrub
+        raise Error, WrkOutput.failure_message(output, url: argv.last) unless succeeded?(child)
+
+        output
+      ensure
+        child&.stop("TERM", timeout: 5)
+      end
+
+      def succeeded?(child)
+        child.status.is_a?(Process::Status) && child.status.success?
+      end
+
+      def probe_version
+        Tempfile.create("rackbench-wrk-version") do |file|
+          child = ProcessControl::Child.spawn([@binary, "--version"], log_path: file.path)
+          begin
+            child.wait(5)
+          ensure
+            child.stop("TERM", timeout: 2)
+          end
+          File.read(file.path)[VERSION_LINE, 1]
+        end
+      end
+
+      def executable
+        return (File.executable?(@binary) ? @binary : nil) if @binary.include?(File::SEPARATOR)
+
+        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |dir| File.join(dir, @binary) }
+           .find { |path| File.file?(path) && File.executable?(path) }
+      end
+
+      # Default: the largest divisor of C not above min(C, cores, 2), so every
+      # thread gets the same number of connections and all C are opened.
+      def thread_count(threads, connections)
+        return checked_threads(whole(threads, "threads"), connections) if threads
+
+        limit = [connections, Etc.nprocessors, MAX_DEFAULT_THREADS].min
+        limit.downto(1).find { |t| (connections % t).zero? }
+      end
+
+      def checked_threads(threads, connections)
+        if threads > connections
+          raise UsageError, "wrk threads (#{threads}) must not exceed concurrency (#{connections})"
+        end
+        unless (connections % threads).zero?
+          raise UsageError, "wrk threads (#{threads}) must divide concurrency (#{connections}): " \
+                            "wrk would open only #{connections / threads * threads} connections"
+        end
+
+        threads
+      end
+
+      def whole(value, label)
+        return value if value.is_a?(Integer) && value.positive?
+
+        raise UsageError, "wrk #{label} must be a whole number above 0, got #{value.inspect}"
+      end
+
+      def seconds(value, label)
+        return value.to_r.ceil if value.is_a?(Numeric) && value.positive?
+
+        raise UsageError, "wrk #{label} must be a number of seconds above 0, got #{value.inspect}"
+      end
+    end
+  end
+end

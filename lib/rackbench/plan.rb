@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require_relative "config"
+
+module Rackbench
+  # What to run: setups x endpoints x load levels x repetitions, expanded into
+  # trials in the order the runner takes them.
+  #
+  # Order: repetition, then setup (one boot per setup and repetition), then
+  # endpoint, then level. The setup order is rotated in each repetition
+  # (TechEmpower alternates its order the same way) so that machine drift
+  # spreads over all setups instead of biasing the one that always runs last.
+  class Plan
+    Trial = Struct.new(:setup, :endpoint, :concurrency, :repetition, keyword_init: true) do
+      # Identifies a trial across runs (used by --resume and compare).
+      def key
+        [setup.label, endpoint, concurrency, repetition].join("|")
+      end
+    end
+
+    # A setup standing for a server rackbench does not manage (--url).
+    EXTERNAL_SERVER = "external"
+
+    attr_reader :config
+
+    def initialize(config)
+      @config = config
+    end
+
+    def setups
+      return [Setup.new(label: config[:url], server: EXTERNAL_SERVER, workers: 0, threads: 0, preload: false)] if external?
+
+      config[:setups].empty? ? Config.default_setups.map { |s| Setup.parse(s) } : config[:setups]
+    end
+
+    def endpoints
+      config[:endpoints].empty? ? Config::QUICK_ENDPOINTS : config[:endpoints]
+    end
+
+    def levels
+      config[:concurrency]
+    end
+
+    def external?
+      !config[:url].nil?
+    end
+
+    # [[repetition, setup], ...]
+    def schedule
+      (1..config[:repeat]).flat_map do |rep|
+        setups.rotate(rep - 1).map { |setup| [rep, setup] }
+      end
+    end
+
+    def trials_for(setup, repetition)
+      endpoints.product(levels).map do |endpoint, level|
+        Trial.new(setup: setup, endpoint: endpoint, concurrency: level, repetition: repetition)
+      end
+    end
+
+    def trials
+      schedule.flat_map { |rep, setup| trials_for(setup, rep) }
+    end
+
+    def to_h
+      { "setups" => setups.map(&:to_h), "endpoints" => endpoints, "concurrency" => levels,
+        "repeat" => config[:repeat], "duration_s" => config[:duration], "warmup_s" => config[:warmup],
+        "cooldown_s" => config[:cooldown], "engine" => config[:engine], "timeout_s" => config[:timeout],
+        "url" => config[:url], "app" => config[:app], "trials" => trials.size }
+    end
+  end
+end

@@ -1,0 +1,87 @@
+# frozen_string_literal: true
+
+require_relative "error"
+require_relative "suggest"
+require_relative "config"
+
+module Rackbench
+  # A plan file: a small Ruby DSL, trusted like a Gemfile (it is Ruby and runs
+  # as such: only run plan files you would run as code).
+  #
+  #   setup "puma x2:5"
+  #   setup "unicorn x2"
+  #   endpoint "/hello", "/pause/0.05"
+  #   concurrency 1, 4, 16
+  #   duration 2
+  #
+  # Every setting of Config::DEFAULTS is a keyword; setup and endpoint may be
+  # repeated (the plural forms take lists).
+  class PlanFile
+    LISTS = { setup: :setups, endpoint: :endpoints, concurrency: :concurrency }.freeze
+
+    def self.load(path)
+      text = File.read(path)
+      new(path).tap { |dsl| dsl.instance_eval(text, path, 1) }.settings
+    rescue Errno::ENOENT, Errno::EACCES, Errno::EISDIR => e
+      raise UsageError, "cannot read plan file #{path}: #{e.message.sub(/ @ .*| - .*/, '')}"
+    rescue SyntaxError => e
+      line = e.message[/:(\d+):/, 1]
+      raise UsageError, "plan file #{path}#{line ? ":#{line}" : ''} has a Ruby syntax error: " \
+                        "#{e.message.lines.first.sub(/\A.*?:\d+: /, '').strip}"
+    rescue UsageError
+      raise
+    rescue StandardError => e
+      raise UsageError, "plan file #{path}#{where(e, path)} raised #{e.class}: #{e.message.lines.first.strip}"
+    end
+
+    def self.where(error, path)
+      frame = error.backtrace_locations&.find { |l| l.path == path }
+      frame ? ":#{frame.lineno}" : ""
+    end
+
+    attr_reader :settings
+
+    def initialize(path)
+      @path = path
+      @settings = {}
+    end
+
+    def setup(*labels)
+      add(:setups, labels)
+    end
+
+    def endpoint(*paths)
+      add(:endpoints, paths)
+    end
+
+    def concurrency(*levels)
+      add(:concurrency, levels)
+    end
+
+    alias setups setup
+    alias endpoints endpoint
+
+    Config::DEFAULTS.each_key do |key|
+      next if LISTS.value?(key)
+
+      define_method(key) { |value| @settings[key] = value }
+    end
+
+    def method_missing(name, *_args)
+      words = (Config.keys - LISTS.values) + LISTS.keys
+      line = caller_locations(1, 1).first&.lineno
+      raise UsageError, "plan file #{@path}:#{line}: unknown keyword #{name.to_s.inspect}" \
+                        "#{Suggest.did_you_mean(name, words)}; accepted: #{words.sort.join(', ')}"
+    end
+
+    def respond_to_missing?(_name, _include_private = false)
+      false
+    end
+
+    private
+
+    def add(key, values)
+      (@settings[key] ||= []).concat(values.flatten)
+    end
+  end
+end

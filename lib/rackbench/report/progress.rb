@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+require "uri"
+require_relative "listener"
+require_relative "number_format"
+
+module Rackbench
+  module Report
+    # Progress lines on the terminal (stderr) while a run goes on.
+    class Progress < Listener
+      def initialize(io)
+        super()
+        @io = io
+      end
+
+      def run_started(meta)
+        @io.puts "rackbench #{meta['rackbench']}: #{meta['plan']['trials']} trials into #{meta['run_dir']}"
+      end
+
+      def setup_started(setup, repetition)
+        @io.puts "booting #{setup.label}#{repetition > 1 ? " (repetition #{repetition})" : ''} ..."
+      end
+
+      def warming_up(setup, url)
+        @io.puts "  warming up #{setup.label} on #{URI(url).request_uri}"
+      rescue URI::Error
+        nil
+      end
+
+      def trial_finished(r, index, total)
+        errors = r["error_total"].to_i.positive? ? "  errors #{r['error_total']}" : ""
+        @io.puts format("  [%d/%d] %-16s %-22s c=%-4d %10s req/s  mean %s  p99 %s (%s-loop)%s",
+                        index, total, r["setup"], r["endpoint"], r["concurrency"], NumberFormat.rps(r["rps"]),
+                        NumberFormat.ms(r.dig("latency_ms", "mean")), NumberFormat.ms(r.dig("latency_ms", "p99")),
+                        r["loop"], errors)
+      end
+
+      def setup_failed(record)
+        @io.puts "  FAILED #{record['reason']}"
+      end
+
+      def warning(text)
+        @io.puts "warning: #{text}"
+      end
+    end
+  end
+end

@@ -1,0 +1,30 @@
+# frozen_string_literal: true
+
+require_relative "../clock"
+
+module Rackbench
+  class Runner
+    # The stored form of one trial: what was asked (plan trial) and what the
+    # load engine measured. Latency figures carry the engine's loop ("closed":
+    # measured from when the request was sent, hiding coordinated omission).
+    module TrialRecord
+      LATENCY_KEYS = %w[min mean stdev p50 p75 p90 p99 p99.9 max].freeze
+
+      module_function
+
+      def build(trial, result, started_at:, log:)
+        setup = trial.setup
+        {
+          "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
+          "threads" => setup.threads, "endpoint" => trial.endpoint, "concurrency" => trial.concurrency,
+          "repetition" => trial.repetition, "started_at" => started_at, "engine" => result.engine,
+          "loop" => result.loop, "duration_s" => result.duration_s.round(4), "requests" => result.requests,
+          "bytes" => result.bytes, "rps" => result.rps.round(2),
+          "latency_ms" => result.latency_ms.slice(*LATENCY_KEYS).transform_values { |v| v&.round(3) },
+          "errors" => result.errors, "error_total" => result.error_total,
+          "command" => result.command, "log" => log
+        }
+      end
+    end
+  end
+end

@@ -1,0 +1,28 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Stats
+    # Summary of one cell's repetitions: n, median, mean, standard deviation,
+    # coefficient of variation. Median uses the usual midpoint of the two
+    # middle values for even n.
+    Summary = Struct.new(:n, :median, :mean, :stdev, :min, :max, keyword_init: true) do
+      def self.of(values)
+        xs = values.compact.map(&:to_f).sort
+        return new(n: 0) if xs.empty?
+
+        mean = xs.sum / xs.size
+        var = xs.size > 1 ? xs.sum { |x| (x - mean)**2 } / (xs.size - 1) : 0.0
+        mid = xs.size / 2
+        median = xs.size.odd? ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2.0
+        new(n: xs.size, median: median, mean: mean, stdev: Math.sqrt(var), min: xs.first, max: xs.last)
+      end
+
+      # Coefficient of variation (sample stdev / mean); nil for one value.
+      def cv
+        return nil if n.to_i < 2 || mean.to_f.zero?
+
+        stdev / mean
+      end
+    end
+  end
+end
