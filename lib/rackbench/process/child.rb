@@ -70,6 +70,7 @@ module Rackbench
       # this child though outside its tree, e.g. a daemonized watchdog.
       def stop(sig = "TERM", timeout: 10, also: [])
         escaped = (Sampling::ProcessTree.descendants(@pid) + also).reject { |e| e.pgid == @pid || e.pid == @pid }
+        Registry.remember(escaped)
         if alive?
           signal(sig)
           signal("KILL") unless wait(timeout)

@@ -1,17 +1,34 @@
 # frozen_string_literal: true
 
+require_relative "../sampling/process_tree"
+
 module Rackbench
   module ProcessControl
     # Every live child rackbench started, so an interrupted run (SIGINT,
     # SIGTERM, an exception) can stop them all before exiting.
     module Registry
       @children = []
+      @history = []
       @lock = Mutex.new
 
       module_function
 
       def add(child)
-        @lock.synchronize { @children << child }
+        entry = Sampling::ProcessTree.read_stat(child.pid)
+        @lock.synchronize do
+          @children << child
+          @history << entry if entry
+        end
+      end
+
+      # Every process ever spawned or handed to remember (ProcessTree entries),
+      # so a test suite can prove that none of them outlived it.
+      def history
+        @lock.synchronize { @history.dup }
+      end
+
+      def remember(entries)
+        @lock.synchronize { @history.concat(entries) }
       end
 
       def delete(child)

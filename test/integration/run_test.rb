@@ -1,0 +1,68 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "socket"
+require "rackbench/workload/arena"
+
+# rackbench run end to end: real servers, real wrk, stored trials.
+class RunIntegrationTest < Minitest::Test
+  def trials(dir)
+    File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+  end
+
+  def setups(dir)
+    File.readlines(File.join(dir, "setups.jsonl")).map { |l| JSON.parse(l) }
+  end
+
+  # Physics: with T threads in all at concurrency c >= T, /pause/S serves T/S req/s.
+  def test_pause_throughput_follows_the_thread_count
+    dir = File.join(tmpdir, "run")
+    status, out, err = run_cli("run", "-s", "puma x2:2", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "8",
+                               "-d", "2", "--warmup", "0.5", "-o", dir)
+    assert_equal 0, status, err
+    by_setup = trials(dir).to_h { |t| [t["setup"], t] }
+    puma = by_setup.fetch("puma x2:2")
+    unicorn = by_setup.fetch("unicorn x2")
+    [puma, unicorn].each do |t|
+      assert_operator t["requests"], :>, 0
+      assert_equal 0, t["error_total"], t["errors"].inspect
+    end
+    assert_in_delta 80.0, puma["rps"], 12.0, "puma 4 threads / 0.05 s"
+    assert_in_delta 40.0, unicorn["rps"], 6.0, "unicorn 2 workers / 0.05 s"
+    booted = setups(dir).to_h { |s| [s["setup"], s] }
+    assert_equal 2, booted["puma x2:2"]["worker_pids"].size
+    assert_equal 2, booted["unicorn x2"]["worker_pids"].size
+    assert_match(/puma x2:2/, out)
+    assert_match(/unicorn x2/, out)
+  end
+
+  def test_a_setup_that_fails_to_boot_is_recorded_and_the_run_goes_on
+    app_dir = tmpdir
+    File.write(File.join(app_dir, "config.ru"), "raise 'the app refuses to boot'\n")
+    dir = File.join(tmpdir, "run")
+    status, _out, err = run_cli("run", "--app", File.join(app_dir, "config.ru"), "-s", "puma x1:2", "-s", "thin",
+                                "-e", "/", "-c", "1", "-d", "1", "--warmup", "0", "-o", dir)
+    assert_equal 1, status
+    failed = setups(dir).select { |s| s["status"] == "failed" }
+    assert_equal ["puma x1:2", "thin"], failed.map { |s| s["setup"] }
+    assert_match(/exited during boot/, failed.first["reason"])
+    assert_match(/the app refuses to boot/, failed.first["log_tail"])
+    assert_match(/FAILED puma x1:2/, err)
+    refute_match(/^\s+from /, err, "no stack trace on the terminal")
+  end
+
+  def test_a_port_held_by_another_process_is_never_mistaken_for_the_server
+    squatter = TCPServer.new("127.0.0.1", 0)
+    port = squatter.addr[1]
+    require "rackbench/server"
+    require "rackbench/setup"
+    setup = Rackbench::Setup.parse("puma x1:1")
+    instance = Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter("puma"), setup: setup,
+                                               app: Rackbench::Workload::Arena::CONFIG_RU, port: port, dir: tmpdir)
+    e = assert_raises(Rackbench::SetupFailed) { instance.start }
+    assert_match(/port #{port} on 127.0.0.1 is already in use by another process/, e.message)
+  ensure
+    squatter&.close
+  end
+end

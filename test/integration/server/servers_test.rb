@@ -1,0 +1,30 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "support/server_contract"
+
+class PumaClusterTest < Minitest::Test
+  include ServerContract
+  def setup_label = "puma x2:3"
+end
+
+class PumaSingleTest < Minitest::Test
+  include ServerContract
+  def setup_label = "puma x1:4"
+end
+
+class UnicornTest < Minitest::Test
+  include ServerContract
+  def setup_label = "unicorn x2"
+end
+
+class ThinTest < Minitest::Test
+  include ServerContract
+  def setup_label = "thin"
+end
+
+class PassengerTest < Minitest::Test
+  include ServerContract
+  def setup_label = "passenger x2"
+end

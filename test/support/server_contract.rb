@@ -1,0 +1,57 @@
+# frozen_string_literal: true
+
+require "rackbench/server"
+require "rackbench/setup"
+require "rackbench/ports"
+require "rackbench/workload/arena"
+require "rackbench/server/http_probe"
+
+# Shared contract test for server adapters (Rack::Lint's idea applied to
+# servers): the including class defines #setup_label. Each test boots the real
+# server on the arena app, checks what it serves and which processes it has,
+# stops it, and checks nothing of it is left.
+module ServerContract
+  def adapter
+    Rackbench::Server.adapter(rb_setup.server)
+  end
+
+  def rb_setup
+    @rb_setup ||= Rackbench::Setup.parse(setup_label)
+  end
+
+  def boot
+    instance = Rackbench::Server::Instance.new(adapter: adapter, setup: rb_setup, app: Rackbench::Workload::Arena::CONFIG_RU,
+                                               port: Rackbench::Ports.free, dir: tmpdir,
+                                               ready_path: Rackbench::Workload::Arena::READY_PATH)
+    instance.start
+  end
+
+  def test_describes_itself
+    assert_equal rb_setup.server, adapter.key
+    assert_match(/\A\d+\.\d+\.\d+/, adapter.version)
+    assert_includes %w[TERM QUIT INT], adapter.graceful_signal
+    argv = adapter.argv(rb_setup, app: "/x/config.ru", port: 1234, dir: tmpdir)
+    assert_kind_of Array, argv
+    assert(argv.any? { |a| a.include?("1234") }, "the port is on the command line")
+  end
+
+  def test_boots_serves_finds_workers_and_stops_clean
+    instance = boot
+    res = Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/server")
+    assert_equal 200, res.status
+    info = JSON.parse(res.body)
+    assert_equal rb_setup.server, info["server"]
+    workers = instance.workers
+    expected = adapter.single_process?(rb_setup) ? 1 : rb_setup.workers
+    assert_equal expected, workers.size, "worker processes found: #{workers.map(&:pid)}"
+    assert_includes workers.map(&:pid), info["pid"], "the request was served by a worker we found"
+    all = instance.processes
+    instance.stop
+    refute instance.alive?
+    survivors = all.select { |e| Rackbench::Sampling::ProcessTree.alive?(e) }
+    assert_empty survivors, "left running: #{survivors.map(&:pid)}"
+    refute Rackbench::Sampling::Sockets.port_in_use?(instance.port), "port #{instance.port} still listening"
+  ensure
+    instance&.stop
+  end
+end

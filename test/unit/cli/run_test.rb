@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+# The whole pipeline with the fake engine against --url: no process is
+# spawned, so these run in milliseconds.
+class CliRunTest < Minitest::Test
+  def test_url_mode_stores_every_trial_and_prints_the_table
+    out_dir = File.join(tmpdir, "run")
+    status, out, err = run_cli("run", "--engine", "fake", "--url", "http://127.0.0.1:9", "-e", "/hello", "-e", "/x",
+                               "-c", "1,4", "-d", "1", "--warmup", "0", "-o", out_dir)
+    assert_equal 0, status, err
+    trials = File.readlines(File.join(out_dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+    assert_equal 4, trials.size
+    t = trials.first
+    %w[setup server workers threads endpoint concurrency duration_s requests rps latency_ms errors].each do |k|
+      assert t.key?(k), "trial lacks #{k}"
+    end
+    assert_equal %w[connect read status timeout write], t["errors"].keys.sort
+    assert_operator t["requests"], :>, 0
+    meta = JSON.parse(File.read(File.join(out_dir, "meta.json")))
+    assert_equal 4, meta.dig("plan", "trials")
+    assert_equal "fake", meta.dig("engine", "name")
+    assert_match(%r{^/hello\s+c=1\s+c=4$}, out)
+    assert_match(/closed-loop/, out)
+    assert_match(/Run directory: #{Regexp.escape(out_dir)}/, err)
+  end
+
+  def test_plan_file_and_command_line_layer
+    plan = File.join(tmpdir, "plan.rb")
+    File.write(plan, "url \"http://127.0.0.1:9\"\nendpoint \"/a\"\nconcurrency 2\nduration 5\nengine \"fake\"\nwarmup 0\n")
+    out_dir = File.join(tmpdir, "run")
+    status, _out, err = run_cli("run", plan, "-d", "1", "-o", out_dir, "-q")
+    assert_equal 0, status, err
+    meta = JSON.parse(File.read(File.join(out_dir, "meta.json")))
+    assert_in_delta 1.0, meta.dig("plan", "duration_s")
+    assert_equal [2], meta.dig("plan", "concurrency")
+    refute_match(/\[1\/1\]/, err, "--quiet shows no progress")
+  end
+
+  def test_bad_input_is_one_line_and_exit_2
+    [
+      [%w[run --setup pumma], /unknown server "pumma".*did you mean "puma"/],
+      [%w[run --setup puma\ x0:5], /workers must be 1\.\.256/],
+      [%w[run --duration -1], /--duration must be a number/],
+      [%w[run --concurrency 0], /--concurrency must be a whole number/],
+      [%w[run --concurency 1], /unknown option --concurency \(did you mean "--concurrency"\?\)/],
+      [%w[run --engine wrx], /unknown load engine "wrx" \(did you mean "wrk"\?\)/],
+      [%w[runn], /unknown command "runn" \(did you mean "run"\?\)/],
+      [%w[run --app /nonexistent/config.ru], /--app .* must be a config.ru file/]
+    ].each do |argv, message|
+      status, _out, err = run_cli(*argv)
+      assert_equal 2, status, "#{argv.inspect}: #{err}"
+      assert_match message, err
+      assert_equal 1, err.lines.size, "#{argv.inspect} printed #{err.inspect}"
+      assert err.start_with?("Error: ")
+    end
+  end
+
+  def test_unwritable_out_dir
+    file = File.join(tmpdir, "f")
+    File.write(file, "")
+    status, _out, err = run_cli("run", "--engine", "fake", "--url", "http://127.0.0.1:9", "-e", "/", "-o", File.join(file, "run"))
+    assert_equal 1, status
+    assert_match(/Error: cannot write the run directory .* choose another with --out DIR/, err)
+  end
+
+  def test_help_and_version
+    status, out, = run_cli("run", "--help")
+    assert_equal 0, status
+    assert_match(/--setup LABEL/, out)
+    assert_match(/--concurrency LIST/, out)
+    assert_equal [0, "rackbench #{Rackbench::VERSION}\n"], run_cli("--version").first(2)
+  end
+end

@@ -1,0 +1,49 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rackbench/config"
+
+class ConfigTest < Minitest::Test
+  def build(*layers)
+    Rackbench::Config.build(*layers)
+  end
+
+  def test_defaults_are_frozen_and_valid
+    cfg = build
+    assert cfg.frozen?
+    assert_equal [1, 8, 32], cfg[:concurrency]
+    assert_in_delta 2.0, cfg[:duration]
+  end
+
+  def test_command_line_overrides_plan_file
+    cfg = build({ duration: 5, concurrency: [2] }, { duration: "3" })
+    assert_in_delta 3.0, cfg[:duration]
+    assert_equal [2], cfg[:concurrency]
+  end
+
+  def test_parses_setups_and_endpoints
+    cfg = build({ setups: ["puma x2:5"], endpoints: ["/hello"] })
+    assert_equal "puma", cfg[:setups].first.server
+    assert_equal ["/hello"], cfg[:endpoints]
+  end
+
+  def test_bad_values_name_the_option_and_what_is_accepted
+    assert_match(/--duration must be a number of seconds >= 0.5 \(got "-1"\)/,
+                 assert_raises(Rackbench::UsageError) { build({ duration: "-1" }) }.message)
+    assert_match(/--concurrency must be a whole number from 1 to 10000 \(got "0"\)/,
+                 assert_raises(Rackbench::UsageError) { build({ concurrency: ["0"] }) }.message)
+    assert_match(/--repeat must be a whole number/, assert_raises(Rackbench::UsageError) { build({ repeat: "two" }) }.message)
+    assert_match(/endpoint "hello" must be a path/, assert_raises(Rackbench::UsageError) { build({ endpoints: ["hello"] }) }.message)
+    assert_match(/--duration must be/, assert_raises(Rackbench::UsageError) { build({ duration: [1] }) }.message)
+  end
+
+  def test_url_mode_excludes_setups
+    assert_match(/drop --setup/, assert_raises(Rackbench::UsageError) { build({ url: "http://127.0.0.1:3000", setups: ["thin"] }) }.message)
+    assert_match(/base URL/, assert_raises(Rackbench::UsageError) { build({ url: "127.0.0.1:3000" }) }.message)
+  end
+
+  def test_default_setups_scale_to_cores
+    assert_equal ["puma x4:5", "unicorn x4", "thin", "passenger x4"], Rackbench::Config.default_setups(4)
+    assert_equal ["puma x2:5", "thin"], Rackbench::Config.default_setups(2, installed: %w[puma thin])
+  end
+end

@@ -1,0 +1,53 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rackbench/plan_file"
+
+class PlanFileTest < Minitest::Test
+  def write_plan(text)
+    path = File.join(tmpdir, "plan.rb")
+    File.write(path, text)
+    path
+  end
+
+  def test_reads_the_dsl
+    path = write_plan(<<~RUBY)
+      setup "puma x2:5"
+      setup "unicorn x2"
+      endpoints "/hello", "/pause/0.05"
+      concurrency 1, 4, 16
+      duration 3
+      repeat 2
+    RUBY
+    s = Rackbench::PlanFile.load(path)
+    assert_equal ["puma x2:5", "unicorn x2"], s[:setups]
+    assert_equal ["/hello", "/pause/0.05"], s[:endpoints]
+    assert_equal [1, 4, 16], s[:concurrency]
+    assert_equal 3, s[:duration]
+    assert_equal 2, s[:repeat]
+  end
+
+  def test_unknown_keyword_names_line_and_suggestion
+    e = assert_raises(Rackbench::UsageError) { Rackbench::PlanFile.load(write_plan("setup \"thin\"\nconcurency 1\n")) }
+    assert_match(/plan\.rb:2: unknown keyword "concurency" \(did you mean "concurrency"\?\)/, e.message)
+    assert_match(/accepted: .*duration/, e.message)
+  end
+
+  def test_syntax_error_is_one_line
+    e = assert_raises(Rackbench::UsageError) { Rackbench::PlanFile.load(write_plan("setup \"thin\"\nduration 1,\n")) }
+    assert_match(/plan\.rb:\d+ has a Ruby syntax error/, e.message)
+    assert_equal 1, e.message.lines.size
+  end
+
+  def test_wrong_types_are_caught_by_validation
+    settings = Rackbench::PlanFile.load(write_plan("duration \"soon\"\n"))
+    e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(settings) }
+    assert_match(/--duration must be a number of seconds/, e.message)
+  end
+
+  def test_missing_file_and_raising_file
+    assert_match(/cannot read plan file/, assert_raises(Rackbench::UsageError) { Rackbench::PlanFile.load("/nonexistent/plan.rb") }.message)
+    e = assert_raises(Rackbench::UsageError) { Rackbench::PlanFile.load(write_plan("\nraise 'boom'\n")) }
+    assert_match(/plan\.rb:2 raised RuntimeError: boom/, e.message)
+  end
+end
