@@ -3,6 +3,7 @@
 require_relative "error"
 require_relative "suggest"
 require_relative "version"
+require "tmpdir"
 
 module Rackbench
   # The command line as an object a test can call:
@@ -37,6 +38,18 @@ module Rackbench
       1
     rescue Errno::EPIPE
       0
+    rescue StandardError => e
+      crash(e, err)
+    end
+
+    # A bug in rackbench: still one line on the terminal; the backtrace goes
+    # to a file for the bug report. Exit 70 (EX_SOFTWARE).
+    def crash(error, err)
+      path = File.join(Dir.tmpdir, "rackbench-crash-#{Process.pid}.log")
+      File.write(path, "#{error.class}: #{error.message}\n#{error.backtrace&.join("\n")}\n")
+      err.puts "Error: internal error in rackbench (#{error.class}: #{error.message.lines.first&.strip}); " \
+               "please report it with #{path}"
+      70
     end
 
     def dispatch(command, argv, out, err, env)

@@ -27,6 +27,7 @@ module Rackbench
       out: nil,              # nil: rackbench-runs/<timestamp>
       upstream_delay: 0.1,   # seconds the network-io upstream stub waits before answering
       upstream_bytes: 20_000,
+      verify: true,          # check each endpoint's first responses before loading it
       quiet: false
     }.freeze
 

@@ -7,6 +7,8 @@ require_relative "server"
 require_relative "workload/arena"
 require_relative "workload/upstream_stub"
 require_relative "runner/trial_record"
+require_relative "verify"
+require "uri"
 
 module Rackbench
   # For each setup in the plan: boot -> ready -> warm up -> measure each
@@ -48,10 +50,13 @@ module Rackbench
     end
 
     def run_setup(setup, rep, env)
-      return run_trials(setup, rep, base_url: @config[:url]) if @plan.external?
+      return run_trials(setup, rep, base_url: @config[:url], checks: verify_external) if @plan.external?
 
       instance = boot(setup, rep, env) or return
-      run_trials(setup, rep, base_url: instance.url(""), instance: instance)
+      checks = verify(Verify.new(host: "127.0.0.1", port: instance.port, server: setup.server,
+                                 arena: @config[:app].nil?, upstream_bytes: @config[:upstream_bytes],
+                                 timeout: @config[:timeout]))
+      run_trials(setup, rep, base_url: instance.url(""), instance: instance, checks: checks)
     rescue SetupFailed => e
       fail_setup(setup, rep, e)
     ensure
@@ -72,26 +77,39 @@ module Rackbench
       nil
     end
 
-    def run_trials(setup, rep, base_url:, instance: nil)
+    # {endpoint => Verify::Outcome}; raises SetupFailed on a wrong answer.
+    def verify(verifier)
+      return {} unless @config[:verify]
+
+      @plan.endpoints.to_h { |endpoint| [endpoint, verifier.call(endpoint)] }
+    end
+
+    def verify_external
+      uri = URI(@config[:url])
+      verify(Verify.new(host: uri.host, port: uri.port, arena: false, timeout: @config[:timeout]))
+    end
+
+    def run_trials(setup, rep, base_url:, checks:, instance: nil)
       trials = @plan.trials_for(setup, rep)
       trials.group_by(&:endpoint).each do |endpoint, level_trials|
         warm_up(setup, base_url + endpoint, level_trials.map(&:concurrency).max)
         level_trials.each do |trial|
           check_alive!(instance)
-          measure(trial, base_url + trial.endpoint)
+          measure(trial, base_url + trial.endpoint, checks[trial.endpoint])
           cool_down(endpoint)
         end
       end
     end
 
-    def measure(trial, url)
+    def measure(trial, url, verification)
       @done += 1
       @listener.trial_started(trial, @done, @total)
       log = File.join(@store.logs_dir, "#{slug(trial.key)}.wrk.log")
       started_at = Clock.wall_iso8601
       result = @engine.run(url: url, concurrency: trial.concurrency, duration: @config[:duration],
                            threads: @config[:threads], timeout: @config[:timeout], log_path: log)
-      record = TrialRecord.build(trial, result, started_at: started_at, log: File.basename(log))
+      record = TrialRecord.build(trial, result, started_at: started_at, log: File.basename(log),
+                                 verification: verification)
       @store.append_trial(record)
       @listener.trial_finished(record, @done, @total)
     end

@@ -73,6 +73,7 @@ module Rackbench
           o.on("-o", "--out DIR", "run directory (default rackbench-runs/<timestamp>)") { |v| cli[:out] = v }
           o.on("--upstream-delay SECONDS", "delay of the /network-io upstream stub (default 0.1)") { |v| cli[:upstream_delay] = v }
           o.on("--upstream-bytes N", "body size of the /network-io upstream stub (default 20000)") { |v| cli[:upstream_bytes] = v }
+          o.on("--no-verify", "skip checking each endpoint's first responses before load") { cli[:verify] = false }
           o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
           o.on("-h", "--help", "this help") do
             @out.puts o.help

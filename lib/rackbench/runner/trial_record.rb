@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../clock"
+require_relative "errors"
 
 module Rackbench
   class Runner
@@ -12,8 +13,9 @@ module Rackbench
 
       module_function
 
-      def build(trial, result, started_at:, log:)
+      def build(trial, result, started_at:, log:, verification: nil)
         setup = trial.setup
+        classified = Errors.classify(result.errors, verification)
         {
           "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
           "threads" => setup.threads, "endpoint" => trial.endpoint, "concurrency" => trial.concurrency,
@@ -21,8 +23,10 @@ module Rackbench
           "loop" => result.loop, "duration_s" => result.duration_s.round(4), "requests" => result.requests,
           "bytes" => result.bytes, "rps" => result.rps.round(2),
           "latency_ms" => result.latency_ms.slice(*LATENCY_KEYS).transform_values { |v| v&.round(3) },
-          "errors" => result.errors, "error_total" => result.error_total,
-          "command" => result.command, "log" => log
+          "goodput_rps" => Errors.goodput(result).round(2),
+          "errors" => result.errors, "error_total" => classified["server_failures"],
+          "error_artifacts" => classified["artifacts"], "verified" => !verification.nil?,
+          "notes" => Errors.notes(verification), "command" => result.command, "log" => log
         }
       end
     end

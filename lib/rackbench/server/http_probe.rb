@@ -6,7 +6,17 @@ module Rackbench
   module Server
     # One small HTTP GET with short timeouts, for readiness and verification.
     module HttpProbe
-      Response = Struct.new(:status, :content_type, :body, keyword_init: true)
+      Response = Struct.new(:status, :content_type, :body, :headers, keyword_init: true) do
+        # True when the body's end is marked by the server closing the
+        # connection (no Content-Length, not chunked).
+        def close_delimited?
+          !headers.key?("content-length") && headers["transfer-encoding"].to_s !~ /chunked/i
+        end
+
+        def connection_close?
+          headers["connection"].to_s.casecmp?("close")
+        end
+      end
       FAILURES = [SystemCallError, IOError, Timeout::Error, Net::HTTPBadResponse, EOFError, SocketError].freeze
 
       module_function
@@ -18,7 +28,8 @@ module Rackbench
         http.read_timeout = timeout
         http.max_retries = 0
         res = http.request_get(path)
-        Response.new(status: res.code.to_i, content_type: res["content-type"].to_s, body: res.body.to_s)
+        Response.new(status: res.code.to_i, content_type: res["content-type"].to_s, body: res.body.to_s,
+                     headers: res.each_header.to_h)
       rescue *FAILURES
         nil
       ensure

@@ -8,7 +8,7 @@ require "json"
 class CliRunTest < Minitest::Test
   def test_url_mode_stores_every_trial_and_prints_the_table
     out_dir = File.join(tmpdir, "run")
-    status, out, err = run_cli("run", "--engine", "fake", "--url", "http://127.0.0.1:9", "-e", "/hello", "-e", "/x",
+    status, out, err = run_cli("run", "--engine", "fake", "--url", "http://127.0.0.1:9", "--no-verify", "-e", "/hello", "-e", "/x",
                                "-c", "1,4", "-d", "1", "--warmup", "0", "-o", out_dir)
     assert_equal 0, status, err
     trials = File.readlines(File.join(out_dir, "trials.jsonl")).map { |l| JSON.parse(l) }
@@ -29,7 +29,7 @@ class CliRunTest < Minitest::Test
 
   def test_plan_file_and_command_line_layer
     plan = File.join(tmpdir, "plan.rb")
-    File.write(plan, "url \"http://127.0.0.1:9\"\nendpoint \"/a\"\nconcurrency 2\nduration 5\nengine \"fake\"\nwarmup 0\n")
+    File.write(plan, "url \"http://127.0.0.1:9\"\nendpoint \"/a\"\nconcurrency 2\nduration 5\nengine \"fake\"\nwarmup 0\nverify false\n")
     out_dir = File.join(tmpdir, "run")
     status, _out, err = run_cli("run", plan, "-d", "1", "-o", out_dir, "-q")
     assert_equal 0, status, err

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "minitest/autorun"
+require "test_helper"
 require "rackbench/load/wrk_output"
 
 # Fixtures are real wrk 4.1.0 output; test/fixtures/wrk/README.md says how

@@ -1,0 +1,57 @@
+# frozen_string_literal: true
+
+require "etc"
+
+module Rackbench
+  module Sampling
+    # Per-process CPU time, thread count and RSS from /proc/PID/stat (Linux).
+    #
+    # utime and stime count clock ticks (USER_HZ, 100 per second on Linux:
+    # 10 ms resolution) summed over every thread of the process; children's
+    # times (cutime/cstime) are left out, since children are sampled on their
+    # own. RSS here is the kernel's resident page count times the page size;
+    # Memory reads the same figure with PSS and USS from smaps_rollup.
+    module ProcStat
+      Stat = Struct.new(:pid, :ppid, :comm, :state, :starttime, :utime_ticks, :stime_ticks, :threads,
+                        :rss_bytes, keyword_init: true) do
+        def cpu_seconds
+          (utime_ticks + stime_ticks) / ProcStat.ticks_per_second.to_f
+        end
+      end
+
+      TICKS = Etc.sysconf(Etc::SC_CLK_TCK)
+      PAGE = Etc.sysconf(Etc::SC_PAGESIZE)
+
+      module_function
+
+      def ticks_per_second
+        TICKS
+      end
+
+      # nil when the process is gone (or unreadable); never raises for that.
+      # Fields after "(comm)" (proc(5), 1-based numbers): 3 state, 4 ppid,
+      # 14 utime, 15 stime, 20 num_threads, 22 starttime, 24 rss (pages).
+      # comm may hold spaces and parentheses, so split after the last ")".
+      def read(pid, proc_root: "/proc")
+        raw = File.read("#{proc_root}/#{pid}/stat")
+        close = raw.rindex(")")
+        f = raw[(close + 2)..].split
+        Stat.new(pid: Integer(pid), ppid: f[1].to_i, comm: raw[(raw.index("(") + 1)...close], state: f[0],
+                 starttime: f[19].to_i, utime_ticks: f[11].to_i, stime_ticks: f[12].to_i,
+                 threads: f[17].to_i, rss_bytes: f[21].to_i * PAGE)
+      rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES, NoMethodError, TypeError, ArgumentError
+        nil
+      end
+
+      # VmRSS and Threads from /proc/PID/status, in bytes and threads (nil when gone).
+      def status(pid, proc_root: "/proc")
+        text = File.read("#{proc_root}/#{pid}/status")
+        rss = text[/^VmRSS:\s+(\d+) kB/, 1]
+        threads = text[/^Threads:\s+(\d+)/, 1]
+        { rss_bytes: rss && rss.to_i * 1024, threads: threads&.to_i }
+      rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES
+        nil
+      end
+    end
+  end
+end

@@ -1,0 +1,192 @@
+# frozen_string_literal: true
+
+require "etc"
+
+module Rackbench
+  module Sampling
+    # One process as read at one sample. Memory fields are bytes (pss/uss
+    # nil when smaps was not read, e.g. for the load generator).
+    Reading = Struct.new(:pid, :starttime, :role, :cpu_seconds, :threads, :rss, :pss, :uss, keyword_init: true) do
+      def key
+        [pid, starttime]
+      end
+    end
+    # t: seconds since the sampler started (monotonic clock).
+    Sample = Struct.new(:t, :readings, keyword_init: true)
+
+    # What the process samples of one trial add up to (see Sampler for the method).
+    #
+    # CPU %: the CPU seconds a role used between consecutive samples, counted
+    # only for processes present in both (same pid and starttime, so a reused
+    # pid is never mistaken for its predecessor), divided by the wall time
+    # from the first to the last sample; 100 = one core busy. Memory: sums
+    # over the server's processes (every role but "client") per sample, then
+    # mean (and max) over samples. MB means MiB (2^20 bytes).
+    class TrialSummary
+      CLIENT = "client"
+      MB = 1024.0 * 1024
+
+      attr_reader :samples, :interval, :cores, :sampler_cpu_seconds, :errors
+
+      def initialize(samples:, interval:, cores: Etc.nprocessors, sampler_cpu_seconds: nil, errors: [])
+        @samples = samples
+        @interval = interval
+        @cores = cores
+        @sampler_cpu_seconds = sampler_cpu_seconds
+        @errors = errors
+      end
+
+      def duration
+        samples.size < 2 ? 0.0 : samples.last.t - samples.first.t
+      end
+
+      # CPU % of one core used by the given roles (nil: all server roles);
+      # nil when not measurable (fewer than two samples, role never seen).
+      def cpu_pct(*roles)
+        return nil if duration <= 0
+
+        pick = roles.empty? ? ->(r) { r.role != CLIENT } : ->(r) { roles.include?(r.role) }
+        return nil unless samples.any? { |s| s.readings.any?(&pick) }
+
+        used = cpu_deltas.sum { |deltas| deltas.sum { |r, d| pick.call(r) ? d : 0.0 } }
+        100.0 * used / duration
+      end
+
+      def machine_share(pct)
+        pct && pct / (100.0 * cores)
+      end
+
+      # Mean (or max) over samples of the PSS summed over server processes, bytes.
+      def pss_total(stat = :mean)
+        aggregate(server_sums(:pss), stat)
+      end
+
+      def uss_total
+        aggregate(server_sums(:uss), :mean)
+      end
+
+      def rss_sum
+        aggregate(server_sums(:rss), :mean)
+      end
+
+      def rss_max
+        server_readings.filter_map(&:rss).max
+      end
+
+      def pss_per_worker
+        aggregate(readings_of("worker").filter_map(&:pss), :mean)
+      end
+
+      def pss_master
+        aggregate(samples.filter_map { |s| sum_of(s.readings.select { |r| r.role == "master" }, :pss) }, :mean)
+      end
+
+      def threads_max
+        samples.map { |s| s.readings.sum { |r| r.role == CLIENT ? 0 : r.threads.to_i } }.max
+      end
+
+      # Every worker process seen, as [pid, starttime] pairs.
+      def workers_seen
+        readings_of("worker").map(&:key).uniq
+      end
+
+      # Workers seen during the trial that were gone by the last sample:
+      # each restart (or an exit without replacement) counts once.
+      def worker_restarts
+        return 0 if samples.empty?
+
+        (workers_seen - samples.last.readings.select { |r| r.role == "worker" }.map(&:key)).size
+      end
+
+      def to_h
+        server = cpu_pct
+        client = cpu_pct(CLIENT)
+        h = { "samples" => samples.size, "interval_s" => interval, "duration_s" => duration.round(3),
+              "memory" => memory_h,
+              "cpu" => { "server_pct" => pct(server), "master_pct" => pct(cpu_pct("master")),
+                         "workers_pct" => pct(cpu_pct("worker")), "client_pct" => pct(client),
+                         "server_machine_share" => machine_share(server)&.round(4),
+                         "client_machine_share" => machine_share(client)&.round(4),
+                         "sampler_pct" => sampler_pct, "cores" => cores },
+              "processes" => { "workers_seen" => workers_seen.size, "worker_restarts" => worker_restarts,
+                               "threads_max" => threads_max } }
+        h["errors"] = errors.uniq.first(3) unless errors.empty?
+        h
+      end
+
+      # One hash per sample for samples.jsonl; cpu_pct is nil for a process's first reading.
+      def series
+        cpu = cpu_deltas
+        samples.each_with_index.map do |s, i|
+          wall = i.zero? ? nil : s.t - samples[i - 1].t
+          { "t" => s.t.round(3), "processes" => s.readings.map { |r| reading_h(r, cpu[i - 1], wall, i) } }
+        end
+      end
+
+      private
+
+      def memory_h
+        { "pss_total_mb" => mb(pss_total), "pss_total_max_mb" => mb(pss_total(:max)),
+          "pss_per_worker_mb" => mb(pss_per_worker), "pss_master_mb" => mb(pss_master),
+          "rss_sum_mb" => mb(rss_sum), "rss_max_mb" => mb(rss_max), "uss_total_mb" => mb(uss_total) }
+      end
+
+      def reading_h(reading, deltas, wall, index)
+        d = index.zero? ? nil : deltas[reading]
+        { "pid" => reading.pid, "role" => reading.role,
+          "cpu_pct" => d && wall&.positive? ? (100.0 * d / wall).round(1) : nil,
+          "threads" => reading.threads, "rss_bytes" => reading.rss, "pss_bytes" => reading.pss,
+          "uss_bytes" => reading.uss }
+      end
+
+      # For each pair of consecutive samples: {reading in the later => CPU seconds since the earlier}.
+      def cpu_deltas
+        @cpu_deltas ||= samples.each_cons(2).map do |before, after|
+          old = before.readings.to_h { |r| [r.key, r] }
+          after.readings.each_with_object({}.compare_by_identity) do |r, out|
+            prev = old[r.key]
+            out[r] = [r.cpu_seconds - prev.cpu_seconds, 0.0].max if prev
+          end
+        end
+      end
+
+      def server_readings
+        samples.flat_map { |s| s.readings.reject { |r| r.role == CLIENT } }
+      end
+
+      def readings_of(role)
+        samples.flat_map { |s| s.readings.select { |r| r.role == role } }
+      end
+
+      def server_sums(field)
+        samples.filter_map { |s| sum_of(s.readings.reject { |r| r.role == CLIENT }, field) }
+      end
+
+      # nil when no reading has the field (so a sample without memory is not a zero).
+      def sum_of(readings, field)
+        values = readings.filter_map(&field)
+        values.empty? ? nil : values.sum
+      end
+
+      def aggregate(values, stat)
+        return nil if values.empty?
+
+        stat == :max ? values.max : values.sum.to_f / values.size
+      end
+
+      def sampler_pct
+        return nil unless sampler_cpu_seconds && duration.positive?
+
+        (100.0 * sampler_cpu_seconds / duration).round(2)
+      end
+
+      def mb(bytes)
+        bytes && (bytes / MB).round(2)
+      end
+
+      def pct(value)
+        value&.round(1)
+      end
+    end
+  end
+end
