@@ -14,7 +14,8 @@ module Rackbench
     COMMANDS = {
       "run" => "run a benchmark (setups x endpoints x concurrency levels)",
       "servers" => "list the app servers rackbench can run here, with versions",
-      "report" => "re-render a stored run directory"
+      "report" => "re-render a stored run directory",
+      "doctor" => "check this machine before benchmarking (wrk, cores, limits, load)"
     }.freeze
 
     module_function

@@ -20,6 +20,7 @@ module Rackbench
         "ruby" => RUBY_DESCRIPTION,
         "ruby_path" => RbConfig.ruby,
         "yjit_available" => defined?(RubyVM::YJIT) ? true : false,
+        "yjit_enabled_for_servers" => %w[1 true].include?(env["RUBY_YJIT_ENABLE"].to_s.downcase),
         "hostname" => Socket.gethostname,
         "kernel" => "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
         "cpu_model" => cpu_model,

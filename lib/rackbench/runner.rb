@@ -147,7 +147,8 @@ module Rackbench
 
     def setup_record(setup, rep, instance, boot_s:)
       { "setup" => setup.label, "server" => setup.server, "repetition" => rep, "status" => "ok",
-        "version" => instance.adapter.version, "argv" => instance.argv, "port" => instance.port,
+        "version" => instance.adapter.version, "argv" => instance.argv, "config_files" => instance.files,
+        "env" => instance.adapter.env(setup), "port" => instance.port,
         "boot_s" => boot_s.round(3), "master_pid" => instance.child.pid,
         "worker_pids" => instance.workers.map(&:pid), "at" => Clock.wall_iso8601 }
     end

@@ -3,6 +3,7 @@
 require "test_helper"
 require "json"
 require "socket"
+require "etc"
 require "rackbench/workload/arena"
 
 # rackbench run end to end: real servers, real wrk, stored trials.
@@ -64,5 +65,26 @@ class RunIntegrationTest < Minitest::Test
     assert_match(/port #{port} on 127.0.0.1 is already in use by another process/, e.message)
   ensure
     squatter&.close
+  end
+end
+
+# With no setups, every installed server runs, scaled to the cores.
+class DefaultSetupsIntegrationTest < Minitest::Test
+  def test_every_installed_server_runs_on_the_arena_app
+    dir = File.join(tmpdir, "run")
+    status, out, err = run_cli("run", "-e", "/hello", "-c", "4", "-d", "1", "--warmup", "0", "-o", dir)
+    assert_equal 0, status, err
+    trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+    assert_equal %w[passenger puma thin unicorn], trials.map { |t| t["server"] }.sort
+    trials.each do |t|
+      assert_operator t["requests"], :>, 0, t["setup"]
+      assert_equal 0, t["error_total"], "#{t['setup']}: #{t['errors']}"
+      assert t["verified"], "#{t['setup']} was verified before load"
+    end
+    %w[puma unicorn thin passenger].each { |s| assert_match(/^#{s}/, out) }
+    meta = JSON.parse(File.read(File.join(dir, "meta.json")))
+    assert_equal Etc.nprocessors, meta["cores"]
+    %w[puma unicorn thin passenger].each { |s| assert_match(/\A\d+\.\d+/, meta.dig("servers", s)) }
+    assert_match(/\A\d/, meta.dig("engine", "version"))
   end
 end

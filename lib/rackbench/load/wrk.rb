@@ -34,7 +34,10 @@ module Rackbench
     #   requests, so rps includes them.
     # - -d and --timeout take whole seconds only (wrk prints its usage for
     #   "1.5s" or "500ms"): both are rounded up. wrk stops on a 100 ms timer,
-    #   so runs overshoot a little; duration_s is wrk's own measured run time.
+    #   so runs overshoot (1.00-1.10 s for -d 1s); duration_s is wrk's own
+    #   measured run time (wall clock, gettimeofday), and rps divides by it.
+    # - --latency only adds the percentile table to the screen text in the log,
+    #   for a human reading it; the figures come from report.lua.
     # - wrk gives each thread C / T connections, rounded down (-t 2 -c 5 opens
     #   4 connections while printing "5 connections"): T must divide C.
     class Wrk

@@ -26,14 +26,16 @@ module Rackbench
       CLIENT = "client"
       MB = 1024.0 * 1024
 
-      attr_reader :samples, :interval, :cores, :sampler_cpu_seconds, :errors
+      attr_reader :samples, :interval, :cores, :sampler_cpu_seconds, :errors, :missed_ticks
 
-      def initialize(samples:, interval:, cores: Etc.nprocessors, sampler_cpu_seconds: nil, errors: [])
+      def initialize(samples:, interval:, cores: Etc.nprocessors, sampler_cpu_seconds: nil, errors: [],
+                     missed_ticks: 0)
         @samples = samples
         @interval = interval
         @cores = cores
         @sampler_cpu_seconds = sampler_cpu_seconds
         @errors = errors
+        @missed_ticks = missed_ticks
       end
 
       def duration
@@ -102,6 +104,7 @@ module Rackbench
         server = cpu_pct
         client = cpu_pct(CLIENT)
         h = { "samples" => samples.size, "interval_s" => interval, "duration_s" => duration.round(3),
+              "missed_ticks" => missed_ticks,
               "memory" => memory_h,
               "cpu" => { "server_pct" => pct(server), "master_pct" => pct(cpu_pct("master")),
                          "workers_pct" => pct(cpu_pct("worker")), "client_pct" => pct(client),

@@ -18,7 +18,7 @@ module Rackbench
     # never be mistaken for the server under test). Deadlines use the
     # monotonic clock.
     class Instance
-      attr_reader :setup, :adapter, :port, :dir, :child, :argv
+      attr_reader :setup, :adapter, :port, :dir, :child, :argv, :files
 
       def initialize(adapter:, setup:, app:, port:, dir:, env: {}, ready_path: "/", boot_timeout: 60,
                      stop_timeout: 15)
@@ -45,7 +45,8 @@ module Rackbench
         FileUtils.mkdir_p(@dir)
         raise port_taken if Sampling::Sockets.port_in_use?(@port)
 
-        @adapter.files(@setup, port: @port, dir: @dir).each { |path, text| File.write(path, text) }
+        @files = @adapter.files(@setup, port: @port, dir: @dir)
+        @files.each { |path, text| File.write(path, text) }
         @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir)
         @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env),
                                                     chdir: File.dirname(@app), log_path: log_path)

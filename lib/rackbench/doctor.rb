@@ -1,0 +1,88 @@
+# frozen_string_literal: true
+
+require "etc"
+require_relative "load"
+
+module Rackbench
+  # Checks of this machine that decide whether benchmark numbers can be
+  # trusted. Each finding has a level (ok, warn, fail) and says what to do.
+  class Doctor
+    Finding = Struct.new(:level, :topic, :text, keyword_init: true)
+
+    def initialize(max_concurrency: 32, proc_root: "/proc", sys_root: "/sys", engine: Load.engine("wrk"))
+      @max_concurrency = max_concurrency
+      @proc = proc_root
+      @sys = sys_root
+      @engine = engine
+    end
+
+    def findings
+      [wrk, cores, governor, open_files, swap, load_average, yjit].compact
+    end
+
+    private
+
+    def wrk
+      return Finding.new(level: :fail, topic: "wrk", text: "not found on PATH: run bin/setup (or apt-get install wrk)") unless @engine.available?
+
+      Finding.new(level: :ok, topic: "wrk", text: "version #{@engine.version}")
+    end
+
+    def cores
+      n = Etc.nprocessors
+      text = "#{n} cores; the load generator shares them with the server under test"
+      text += ": keep --threads low and read the client CPU share in each trial" if n <= 4
+      Finding.new(level: n <= 2 ? :warn : :ok, topic: "cores", text: text)
+    end
+
+    def governor
+      path = "#{@sys}/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+      return Finding.new(level: :ok, topic: "cpu governor", text: "not visible here (virtual machine or container)") unless File.exist?(path)
+
+      gov = File.read(path).strip
+      return Finding.new(level: :ok, topic: "cpu governor", text: gov) if gov == "performance"
+
+      Finding.new(level: :warn, topic: "cpu governor",
+                  text: "#{gov}: clock speed varies with load; for steadier numbers run `cpupower frequency-set -g performance`")
+    end
+
+    def open_files
+      soft, = Process.getrlimit(:NOFILE)
+      need = @max_concurrency * 2 + 64
+      return Finding.new(level: :ok, topic: "open files", text: "limit #{soft} (need about #{need})") if soft >= need
+
+      Finding.new(level: :warn, topic: "open files",
+                  text: "limit #{soft} is below about #{need} for concurrency #{@max_concurrency}: run `ulimit -n #{need * 2}` first")
+    end
+
+    def swap
+      info = meminfo
+      used = info["SwapTotal"].to_i - info["SwapFree"].to_i # kB
+      return Finding.new(level: :ok, topic: "swap", text: "none in use") if used <= 0
+
+      Finding.new(level: :warn, topic: "swap", text: "#{used / 1024} MiB in use: memory figures and latency suffer; free memory first")
+    end
+
+    def load_average
+      one = File.read("#{@proc}/loadavg").split.first.to_f
+      busy = one > Etc.nprocessors * 0.25
+      text = "1-minute load #{one}"
+      text += ": other processes are busy; stop them or expect noisy numbers (raise --repeat)" if busy
+      Finding.new(level: busy ? :warn : :ok, topic: "load", text: text)
+    rescue Errno::ENOENT
+      nil
+    end
+
+    def yjit
+      return Finding.new(level: :ok, topic: "yjit", text: "not available in this Ruby (#{RUBY_VERSION})") unless defined?(RubyVM::YJIT)
+
+      Finding.new(level: :ok, topic: "yjit", text: "available (#{RubyVM::YJIT.enabled? ? 'on' : 'off'} in rackbench itself)")
+    end
+
+    def meminfo
+      File.foreach("#{@proc}/meminfo").to_h { |l| l.split(":").then { |k, v| [k, v.to_i] } } # kB
+    rescue Errno::ENOENT
+      {}
+    end
+  end
+end
