@@ -21,6 +21,8 @@ module Rackbench
       threads: nil,          # load-generator threads; nil: min(concurrency, cores)
       timeout: 30.0,         # a request slower than this counts as a timeout error
       boot_timeout: 60.0,
+      stop_timeout: 10.0,    # graceful stop, then KILL
+      port: nil,             # nil: a free port chosen per server boot
       app: nil,              # nil: the built-in arena app
       url: nil,              # benchmark a server already running; no server management
       pid: nil,              # with url: the server's pid to sample
@@ -32,7 +34,7 @@ module Rackbench
     }.freeze
 
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
-    NUMBERS = %i[duration warmup cooldown timeout boot_timeout upstream_delay].freeze
+    NUMBERS = %i[duration warmup cooldown timeout boot_timeout stop_timeout upstream_delay].freeze
     COUNTS = %i[repeat upstream_bytes].freeze
     MAX_CONCURRENCY = 10_000
 
@@ -66,6 +68,7 @@ module Rackbench
 
       cfg[:threads] = count(:threads, cfg[:threads]) unless cfg[:threads].nil?
       cfg[:pid] = count(:pid, cfg[:pid]) unless cfg[:pid].nil?
+      cfg[:port] = count(:port, cfg[:port], max: 65_535) unless cfg[:port].nil?
       cfg[:setups] = Array(cfg[:setups]).map { |s| s.is_a?(Setup) ? s : Setup.parse(s) }
       cfg[:endpoints] = Array(cfg[:endpoints]).map { |e| endpoint(e) }
       check_url(cfg)

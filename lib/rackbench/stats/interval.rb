@@ -11,7 +11,7 @@ module Rackbench
     # it is honest but wide (t(0.975, 1) = 12.7). Reports show the median as
     # the point and this interval as its spread.
     Interval = Struct.new(:low, :high, :level, :n, keyword_init: true) do
-      def self.method_name
+      def self.description
         "Student's t-interval (95%) on the mean of the repetitions"
       end
 
@@ -26,7 +26,7 @@ module Rackbench
       end
 
       def to_h
-        { "low" => low, "high" => high, "level" => level, "method" => "t" }
+        { "low" => low, "high" => high, "level" => level, "method" => "student-t" }
       end
     end
   end

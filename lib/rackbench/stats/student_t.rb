@@ -21,6 +21,8 @@ module Rackbench
         return 1.0 if t == Float::INFINITY
         return 0.0 if t == -Float::INFINITY
 
+        t = t.to_f
+        df = df.to_f
         tail = 0.5 * incomplete_beta(df / (df + t * t), df / 2.0, 0.5)
         t >= 0 ? 1.0 - tail : tail
       end

@@ -61,6 +61,10 @@ module Rackbench
         read_lines("trials.jsonl")
       end
 
+      def trial_keys
+        trials.map { |t| t["key"] }
+      end
+
       def setups
         read_lines("setups.jsonl")
       end

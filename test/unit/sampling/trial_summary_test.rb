@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "json"
 require "rackbench/sampling/trial_summary"
 
 class TrialSummaryTest < Minitest::Test

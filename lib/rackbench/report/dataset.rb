@@ -1,0 +1,84 @@
+# frozen_string_literal: true
+
+require_relative "../stats/cells"
+require_relative "../stats/metrics"
+require_relative "../stats/interval"
+require_relative "../stats/welch"
+
+module Rackbench
+  module Report
+    # Everything a report shows, read from a run directory alone: meta.json,
+    # trials.jsonl, setups.jsonl, grouped into cells. Every reporter (HTML,
+    # Markdown, CSV, JSON) renders one of these; none of them measures.
+    class Dataset
+      attr_reader :meta, :trials, :setup_rows, :cells, :path
+
+      def self.from_store(store)
+        new(meta: store.meta, trials: store.trials, setup_rows: store.setups, path: store.path)
+      end
+
+      def initialize(meta:, trials:, setup_rows: [], path: nil)
+        @meta = meta.is_a?(Hash) ? meta : {}
+        @trials = trials
+        @setup_rows = setup_rows
+        @path = path
+        @cells = Stats::Cells.new(trials)
+      end
+
+      def endpoints = @cells.endpoints
+      def setups = @cells.setups
+      def levels = @cells.levels
+      def metrics = @metrics ||= Stats::Metrics.for(@trials)
+
+      def failed_setups
+        @setup_rows.select { |s| s["status"] == "failed" }
+      end
+
+      # Cells whose trials counted errors (connect, read, write, timeout, status).
+      def error_cells
+        @cells.cells.select { |c| c.errors.positive? }
+      end
+
+      def memory? = sampled?("memory")
+      def cpu? = sampled?("cpu")
+
+      # The load loops found in the trials: "closed" (wrk: latency measured from
+      # each request's send, hiding coordinated omission) or "open".
+      def loops
+        @trials.map { |t| t["loop"] }.compact.uniq
+      end
+
+      def repetitions
+        @cells.cells.map { |c| c.trials.size }.minmax
+      end
+
+      # The highest concurrency every (endpoint, setup) pair ran at; failing
+      # that, the highest every endpoint ran at; failing that, the highest.
+      def common_level
+        pairs = @cells.cells.group_by { |c| [c.endpoint, c.setup] }.values
+        common = pairs.map { |cs| cs.map(&:concurrency) }.reduce(:&)
+        common = endpoints.map { |e| @cells.levels(e) }.reduce(:&) if common.nil? || common.empty?
+        (common.nil? || common.empty? ? levels : common).max
+      end
+
+      # Point (median), summary and 95% t-interval of one metric in one cell;
+      # nil when the cell or the metric is missing.
+      def figure(endpoint, setup, concurrency, metric_key)
+        cell = @cells[endpoint, setup, concurrency] or return nil
+        metric = Stats::Metrics[metric_key]
+        summary = metric.summary(cell.trials)
+        return nil if summary.n.zero?
+
+        { summary: summary, interval: metric.interval(cell.trials), errors: cell.errors }
+      end
+
+      def ci_method = Stats::Interval.description
+
+      private
+
+      def sampled?(group)
+        @trials.any? { |t| t[group].is_a?(Hash) && t[group].values.any?(Numeric) }
+      end
+    end
+  end
+end

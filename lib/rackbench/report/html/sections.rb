@@ -1,0 +1,100 @@
+# frozen_string_literal: true
+
+require_relative "escape"
+require_relative "../number_format"
+require_relative "../../stats/welch"
+
+module Rackbench
+  module Report
+    class Html
+      # The page's text parts: exact-number tables, warnings, method,
+      # environment and setups. Every value from the run directory goes
+      # through Escape.h.
+      class Sections
+        include Escape
+
+        def initialize(dataset)
+          @data = dataset
+        end
+
+        # Per endpoint: setups x levels, "median req/s [95% CI] · mean / p99".
+        def numbers_table(endpoint)
+          levels = @data.cells.levels(endpoint)
+          head = "<tr><th scope=\"col\">setup</th>#{levels.map { |c| "<th scope=\"col\">c=#{h(c)}</th>" }.join}</tr>"
+          rows = @data.cells.setups(endpoint).map do |setup|
+            cells = levels.map { |c| "<td>#{number_cell(@data.cells[endpoint, setup, c])}</td>" }.join
+            "<tr><th scope=\"row\">#{h(setup)}</th>#{cells}</tr>"
+          end
+          "<table class=\"numbers\"><thead>#{head}</thead><tbody>#{rows.join}</tbody></table>"
+        end
+
+        def warnings
+          items = @data.failed_setups.map do |f|
+            tail = Array(f["log_tail"]).join("\n")
+            "<li><strong>#{h(f['setup'])}</strong> failed (repetition #{h(f['repetition'])}): #{h(f['reason'])}" \
+              "#{tail.empty? ? '' : "<pre>#{h(tail)}</pre>"}</li>"
+          end
+          items += @data.error_cells.map do |c|
+            "<li>#{h(c.setup)} on #{h(c.endpoint)} at c=#{h(c.concurrency)}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
+          end
+          min, = @data.repetitions
+          items << "<li>Some cells ran once: they have no interval, and comparisons cannot test them (repeat with -r 3).</li>" if min == 1
+          items.empty? ? "<p class=\"ok\">No failed setups and no request errors.</p>" : "<ul class=\"warnings\">#{items.join}</ul>"
+        end
+
+        def method_list
+          min, max = @data.repetitions
+          plan = @data.meta["plan"].is_a?(Hash) ? @data.meta["plan"] : {}
+          loops = @data.loops.map { |l| l == "closed" ? "closed loop (latency measured from each request's send; hides coordinated omission)" : "#{l} loop" }
+          rows = [["Load loop", loops.join("; ")], ["Repetitions per cell", min == max ? min : "#{min}–#{max}"],
+                  ["Point shown", "median of the repetitions"], ["Interval", @data.ci_method],
+                  ["Comparisons (rackbench compare)", Stats::Welch::METHOD],
+                  ["Duration / warm-up per trial", [plan["duration_s"], plan["warmup_s"]].map { |v| v.nil? ? "?" : "#{v} s" }.join(" / ")],
+                  ["Load engine", [@data.meta.dig("engine", "name"), @data.meta.dig("engine", "version")].compact.join(" ")]]
+          definition_list(rows)
+        end
+
+        def environment
+          m = @data.meta
+          servers = m["servers"].is_a?(Hash) ? m["servers"].map { |k, v| "#{k} #{v}" }.join(", ") : nil
+          memory = m["memory_bytes"].is_a?(Numeric) ? format("%.1f GiB", m["memory_bytes"] / 2.0**30) : nil
+          rows = [["rackbench", m["rackbench"]], ["Ruby", m["ruby"]], ["Host", m["hostname"]], ["Kernel", m["kernel"]],
+                  ["CPU", [m["cpu_model"], m["cores"] && "#{m['cores']} cores"].compact.join(", ")], ["Memory", memory],
+                  ["Servers", servers], ["Started", m["started_at"]], ["Run directory", m["run_dir"] || @data.path],
+                  ["Command", Array(m["argv"]).join(" ")]]
+          definition_list(rows.reject { |_, v| v.nil? || v.to_s.empty? })
+        end
+
+        def setups_table
+          return "<p>No setups.jsonl in this run directory.</p>" if @data.setup_rows.empty?
+
+          rows = @data.setup_rows.map do |s|
+            status = s["status"] == "failed" ? "<span class=\"bad\">failed</span>" : h(s["status"])
+            "<tr><th scope=\"row\">#{h(s['setup'])}</th><td>#{h(s['repetition'])}</td><td>#{status}</td><td>#{h(s['version'])}</td>" \
+              "<td>#{h(s['boot_s'] && "#{s['boot_s']} s")}</td><td>#{h(Array(s['worker_pids']).size)}</td>" \
+              "<td><code>#{h(Array(s['argv']).join(' '))}</code></td></tr>"
+          end
+          "<table class=\"setups\"><thead><tr><th>setup</th><th>rep.</th><th>status</th><th>version</th><th>boot</th>" \
+            "<th>workers</th><th>command</th></tr></thead><tbody>#{rows.join}</tbody></table>"
+        end
+
+        private
+
+        def number_cell(cell)
+          return "<span class=\"none\">–</span>" unless cell
+
+          rps = cell.rps
+          ivl = Stats::Interval.of(cell.trials.map { |t| t["rps"] })
+          spread = ivl ? " <span class=\"ci\">[#{NumberFormat.rps(ivl.low)}–#{NumberFormat.rps(ivl.high)}]</span>" : ""
+          lat = "#{NumberFormat.ms(cell.latency('mean').median)} / #{NumberFormat.ms(cell.latency('p99').median)}"
+          errors = cell.errors.positive? ? " <span class=\"bad\">#{h(cell.errors)} errors</span>" : ""
+          "<b>#{NumberFormat.rps(rps.median)}</b> req/s#{spread}<br><span class=\"lat\">#{h(lat)}</span>#{errors}"
+        end
+
+        def definition_list(rows)
+          "<dl>#{rows.map { |k, v| "<dt>#{h(k)}</dt><dd>#{h(v)}</dd>" }.join}</dl>"
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "dataset"
+require_relative "../version"
+
+module Rackbench
+  module Report
+    # The machine-readable report, schema "rackbench.report/1" (documented in
+    # docs/report-json.md). Additive changes keep the version; removing or
+    # renaming a field bumps it to rackbench.report/2.
+    class JsonDoc
+      SCHEMA = "rackbench.report/1"
+
+      def initialize(dataset)
+        @data = dataset
+      end
+
+      def render
+        JSON.pretty_generate(document) + "\n"
+      end
+
+      def document
+        {
+          "schema" => SCHEMA,
+          "generated_by" => "rackbench #{VERSION}",
+          "run_dir" => @data.path,
+          "meta" => @data.meta,
+          "method" => method_section,
+          "setups" => @data.setup_rows,
+          "cells" => @data.cells.cells.map { |c| cell(c) },
+          "trials" => @data.trials
+        }
+      end
+
+      # A Summary (and its interval) as JSON; ci95 is null below 2 repetitions.
+      def self.summary(summary, interval)
+        {
+          "n" => summary.n, "median" => summary.median, "mean" => summary.mean, "stdev" => summary.stdev,
+          "min" => summary.min, "max" => summary.max, "cv" => summary.cv,
+          "ci95" => interval&.to_h
+        }
+      end
+
+      private
+
+      def method_section
+        min, max = @data.repetitions
+        {
+          "loops" => @data.loops,
+          "repetitions" => { "min" => min, "max" => max },
+          "point" => "median of the repetitions",
+          "interval" => @data.ci_method,
+          "comparison_test" => Stats::Welch::METHOD,
+          "latency_note" => "closed-loop latency is measured from each request's send and hides coordinated omission"
+        }
+      end
+
+      def cell(cell)
+        metrics = @data.metrics.each_with_object({}) do |metric, out|
+          summary = metric.summary(cell.trials)
+          out[metric.key] = self.class.summary(summary, metric.interval(cell.trials)) unless summary.n.zero?
+        end
+        {
+          "endpoint" => cell.endpoint, "setup" => cell.setup, "concurrency" => cell.concurrency,
+          "loop" => cell.loop, "repetitions" => cell.trials.size, "requests" => cell.requests,
+          "errors" => cell.errors, "metrics" => metrics
+        }
+      end
+    end
+  end
+end

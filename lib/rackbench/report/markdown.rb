@@ -1,0 +1,82 @@
+# frozen_string_literal: true
+
+require_relative "dataset"
+require_relative "number_format"
+
+module Rackbench
+  module Report
+    # Markdown for a pull request or an issue: one table per endpoint (setups as
+    # rows, concurrency levels as columns, like the terminal table), each cell
+    # "median req/s ±cv · mean / p99 latency", then failed setups and the method.
+    class Markdown
+      def initialize(dataset)
+        @data = dataset
+      end
+
+      def render
+        out = +"## rackbench: #{esc(run_name)}\n\n#{environment_line}\n"
+        @data.endpoints.each { |endpoint| out << "\n" << endpoint_table(endpoint) }
+        out << failures
+        out << "\n#{method_note}\n"
+      end
+
+      # Escapes what Markdown or the HTML GitHub allows in it would interpret.
+      def self.escape(text)
+        text.to_s.gsub(/[\\`*_{}\[\]<>|#!]/) { |c| "\\#{c}" }.gsub(/\r?\n/, " ")
+      end
+
+      private
+
+      def esc(text) = self.class.escape(text)
+
+      def run_name
+        @data.path ? File.basename(@data.path) : (@data.meta["started_at"] || "run")
+      end
+
+      def environment_line
+        m = @data.meta
+        parts = [("Ruby #{m['ruby'].to_s.split[1]}" if m["ruby"]), (m["cpu_model"] && "#{m['cpu_model']}, #{m['cores']} cores"),
+                 (m["kernel"]), m["servers"].is_a?(Hash) && m["servers"].map { |s, v| "#{s} #{v}" }.join(", "),
+                 (m.dig("engine", "name") && "#{m.dig('engine', 'name')} #{m.dig('engine', 'version')}".strip),
+                 (m["started_at"] && "started #{m['started_at']}")]
+        parts.select { |p| p.is_a?(String) && !p.empty? }.map { |p| esc(p) }.join(" · ")
+      end
+
+      def endpoint_table(endpoint)
+        levels = @data.cells.levels(endpoint)
+        lines = ["| #{esc(endpoint)} | #{levels.map { |c| "c=#{c}" }.join(' | ')} |",
+                 "| --- | #{levels.map { '---:' }.join(' | ')} |"]
+        @data.cells.setups(endpoint).each do |setup|
+          lines << "| #{esc(setup)} | #{levels.map { |c| cell_text(@data.cells[endpoint, setup, c]) }.join(' | ')} |"
+        end
+        lines.join("\n") + "\n"
+      end
+
+      def cell_text(cell)
+        return "–" unless cell
+
+        rps = cell.rps
+        text = +"**#{NumberFormat.rps(rps.median)}**"
+        text << " ±#{format('%.0f', rps.cv * 100)}%" if rps.cv
+        text << " · #{NumberFormat.ms(cell.latency('mean').median)} / #{NumberFormat.ms(cell.latency('p99').median)}"
+        text << " ⚠ #{cell.errors} errors" if cell.errors.positive?
+        text
+      end
+
+      def failures
+        failed = @data.failed_setups
+        return "" if failed.empty?
+
+        "\n**Failed setups**\n\n" + failed.map { |f| "- #{esc(f['setup'])} (repetition #{f['repetition']}): #{esc(f['reason'])}\n" }.join
+      end
+
+      def method_note
+        min, max = @data.repetitions
+        reps = min == max ? min.to_s : "#{min}–#{max}"
+        "Cells: median req/s ±coefficient of variation over #{reps} repetition(s) · mean / p99 latency (medians). " \
+          "Latency is #{@data.loops.empty? ? "as the engine measured it" : "#{@data.loops.join('/')}-loop"}" \
+          "#{@data.loops.include?('closed') ? ' (measured from each request\'s send; hides coordinated omission)' : ''}."
+      end
+    end
+  end
+end

@@ -1,0 +1,139 @@
+# frozen_string_literal: true
+
+require "uri"
+require_relative "../clock"
+require_relative "../error"
+require_relative "../ports"
+require_relative "../server"
+require_relative "../verify"
+require_relative "../workload/arena"
+require_relative "measurement"
+
+module Rackbench
+  class Runner
+    # One setup in one repetition: boot -> ready -> verify -> warm up ->
+    # measure each endpoint x level (cool-down after CPU-heavy levels) ->
+    # stop. Any SetupFailed is recorded in setups.jsonl with its reason and
+    # log tail; the server is always stopped.
+    class Session
+      Context = Struct.new(:plan, :config, :store, :engine, :listener, :env, :progress, keyword_init: true)
+
+      def initialize(setup:, repetition:, trials:, context:)
+        @setup = setup
+        @rep = repetition
+        @trials = trials
+        @ctx = context
+        @config = context.config
+      end
+
+      def call
+        @ctx.listener.setup_started(@setup, @rep)
+        @instance = boot unless @ctx.plan.external?
+        checks = verify
+        @trials.group_by(&:endpoint).each { |endpoint, trials| run_endpoint(endpoint, trials, checks[endpoint]) }
+      rescue SetupFailed => e
+        fail_setup(e)
+      ensure
+        @instance&.stop
+      end
+
+      private
+
+      def run_endpoint(endpoint, trials, check)
+        warm_up(base_url + endpoint, trials.map(&:concurrency).max)
+        trials.each do |trial|
+          alive!
+          Measurement.new(trial: trial, url: base_url + endpoint, verification: check, instance: @instance,
+                          context: @ctx).call
+          cool_down(endpoint)
+        end
+      end
+
+      def boot
+        started = Clock.now
+        instance = Server::Instance.new(adapter: Server.adapter(@setup.server), setup: @setup, app: app,
+                                        port: @config[:port] || Ports.free, dir: server_dir, env: @ctx.env,
+                                        ready_path: ready_path, boot_timeout: @config[:boot_timeout],
+                                        stop_timeout: @config[:stop_timeout])
+        @instance = instance
+        instance.start
+        @ctx.store.append_setup(setup_record(instance, boot_s: Clock.now - started))
+        instance
+      end
+
+      # {endpoint => Verify::Outcome}; raises SetupFailed on a wrong answer.
+      def verify
+        return {} unless @config[:verify]
+
+        verifier = verifier_for
+        @trials.map(&:endpoint).uniq.to_h { |endpoint| [endpoint, verifier.call(endpoint)] }
+      end
+
+      def verifier_for
+        if @instance
+          Verify.new(host: "127.0.0.1", port: @instance.port, server: @setup.server, arena: @config[:app].nil?,
+                     upstream_bytes: @config[:upstream_bytes], timeout: @config[:timeout])
+        else
+          uri = URI(@config[:url])
+          Verify.new(host: uri.host, port: uri.port, arena: false, timeout: @config[:timeout])
+        end
+      end
+
+      def warm_up(url, concurrency)
+        return unless @config[:warmup].positive?
+
+        @ctx.listener.warming_up(@setup, url)
+        @ctx.engine.run(url: url, concurrency: concurrency, duration: @config[:warmup], threads: @config[:threads],
+                        timeout: @config[:timeout], log_path: File.join(@ctx.store.logs_dir, "warmup.log"))
+      rescue Error => e
+        @ctx.listener.warning("#{@setup.label}: warm-up of #{url} failed (#{e.message}); measuring anyway")
+      end
+
+      def cool_down(endpoint)
+        heavy = @config[:app] || Workload::Arena.cpu_heavy?(endpoint)
+        sleep @config[:cooldown] if heavy && @config[:cooldown].positive?
+      end
+
+      def alive!
+        return if @instance.nil? || @instance.alive?
+
+        raise SetupFailed.new("#{@setup.label}: server died during the run (#{@instance.child.exit_summary}); " \
+                              "see #{@instance.log_path}", log_tail: @instance.log_tail)
+      end
+
+      def fail_setup(error)
+        left = @trials.count { |t| !@ctx.store.trial_keys.include?(t.key) }
+        left.times { @ctx.progress.next! }
+        record = { "setup" => @setup.label, "server" => @setup.server, "repetition" => @rep, "status" => "failed",
+                   "reason" => error.message, "log_tail" => error.log_tail, "trials_skipped" => left,
+                   "at" => Clock.wall_iso8601 }
+        @ctx.store.append_setup(record)
+        @ctx.listener.setup_failed(record)
+      end
+
+      def setup_record(instance, boot_s:)
+        { "setup" => @setup.label, "server" => @setup.server, "repetition" => @rep, "status" => "ok",
+          "version" => instance.adapter.version, "argv" => instance.argv, "config_files" => instance.files,
+          "env" => instance.adapter.env(@setup), "port" => instance.port, "boot_s" => boot_s.round(3),
+          "master_pid" => instance.child.pid, "worker_pids" => instance.workers.map(&:pid),
+          "at" => Clock.wall_iso8601 }
+      end
+
+      def base_url
+        @instance ? @instance.url("") : @config[:url]
+      end
+
+      def app
+        @config[:app] || Workload::Arena::CONFIG_RU
+      end
+
+      def server_dir
+        File.join(@ctx.store.logs_dir, "#{Measurement.slug(@setup.label)}-r#{@rep}")
+      end
+
+      def ready_path
+        @config[:app] ? "/" : Workload::Arena::READY_PATH
+      end
+    end
+  end
+end

@@ -1,0 +1,57 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rbconfig"
+require "rackbench/server"
+require "rackbench/setup"
+require "rackbench/ports"
+require "rackbench/workload/arena"
+require "rackbench/server/http_probe"
+require "rackbench/process/child"
+require "rackbench/sampling/sampler"
+
+# The sampler against real processes: a preloaded Puma cluster (memory,
+# workers) and a busy-looping Ruby (CPU %).
+class SamplerIntegrationTest < Minitest::Test
+  Sampler = Rackbench::Sampling::Sampler
+
+  def boot(label)
+    setup = Rackbench::Setup.parse(label)
+    Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter(setup.server), setup: setup,
+                                    app: Rackbench::Workload::Arena::CONFIG_RU, port: Rackbench::Ports.free,
+                                    dir: tmpdir, ready_path: Rackbench::Workload::Arena::READY_PATH).start
+  end
+
+  def test_preloaded_puma_footprint_is_pss_not_summed_rss
+    instance = boot("puma x2:3")
+    sampler = Sampler.new(roles: Sampler.roles_for(instance)).start
+    5.times { assert_equal 200, Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/template-render").status }
+    sleep 0.5
+    summary = sampler.stop
+    assert_operator summary.samples.size, :>=, 4
+    assert_operator summary.pss_total, :>, 0
+    assert_operator summary.pss_total, :<, summary.rss_sum, "copy-on-write pages are counted once, not per worker"
+    assert_operator summary.pss_per_worker, :>, 0
+    assert_operator summary.pss_master, :>, 0
+    assert_equal 2, summary.workers_seen.size
+    assert_equal 0, summary.worker_restarts
+    h = summary.to_h
+    assert_operator h["processes"]["threads_max"], :>=, 2 * 3 + 1
+    assert_equal %w[master worker], sampler.series.last["processes"].map { |p| p["role"] }.uniq
+  ensure
+    sampler&.stop
+    instance&.stop
+  end
+
+  def test_a_busy_process_shows_one_core
+    child = Rackbench::ProcessControl::Child.spawn([RbConfig.ruby, "-e", "loop {}"], log_path: File::NULL)
+    sampler = Sampler.new(roles: -> { { "client" => [child.pid] } }).start
+    sleep 1.0
+    summary = sampler.stop
+    assert_includes 80.0..110.0, summary.cpu_pct("client"), "samples: #{summary.series.inspect}"
+    assert_in_delta summary.cpu_pct("client") / (100.0 * Etc.nprocessors), summary.to_h["cpu"]["client_machine_share"], 0.001
+  ensure
+    sampler&.stop
+    child&.stop("KILL", timeout: 2)
+  end
+end
