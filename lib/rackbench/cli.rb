@@ -14,7 +14,8 @@ module Rackbench
     COMMANDS = {
       "run" => "run a benchmark (setups x endpoints x concurrency levels)",
       "servers" => "list the app servers rackbench can run here, with versions",
-      "report" => "re-render a stored run directory",
+      "report" => "re-render a stored run directory (table, html, md, csv, json)",
+      "compare" => "compare two run directories cell by cell (Welch's t-test)",
       "doctor" => "check this machine before benchmarking (wrk, cores, limits, load)"
     }.freeze
 
@@ -29,18 +30,22 @@ module Rackbench
       else dispatch(command, argv, out, err, env)
       end
     rescue Interrupted => e
-      err.puts "Interrupted: #{e.message}; completed trials are kept"
+      err.puts "Interrupted by SIG#{Signal.signame(e.signo)}: servers stopped#{kept(e)}"
       128 + e.signo
     rescue UsageError => e
       err.puts "Error: #{e.message}"
       2
     rescue Error => e
-      err.puts "Error: #{e.message}"
+      err.puts "Error: #{e.message}#{kept(e)}"
       1
     rescue Errno::EPIPE
       0
     rescue StandardError => e
       crash(e, err)
+    end
+
+    def kept(error)
+      error.run_dir ? "; completed trials are kept in #{error.run_dir} (rackbench run --resume #{error.run_dir})" : ""
     end
 
     # A bug in rackbench: still one line on the terminal; the backtrace goes

@@ -50,6 +50,15 @@ module Rackbench
       validate(merged).freeze
     end
 
+    # A JSON-able form of a built config (stored in meta.json for --resume).
+    def dump(cfg)
+      cfg.to_h { |k, v| [k.to_s, k == :setups ? v.map(&:label) : v] }
+    end
+
+    def load(hash)
+      build(hash.to_h { |k, v| [k.to_sym, v] }.slice(*keys))
+    end
+
     def default_setups(cores = Etc.nprocessors, installed: %w[puma unicorn thin passenger])
       all = { "puma" => "puma x#{cores}:5", "unicorn" => "unicorn x#{cores}", "thin" => "thin",
               "passenger" => "passenger x#{cores}" }

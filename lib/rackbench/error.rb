@@ -4,7 +4,10 @@ module Rackbench
   # An error meant for the user: its message is one line that says what
   # happened and what to do. The CLI prints it as "Error: ..." and exits 1;
   # anything else escaping is a bug in rackbench.
-  class Error < StandardError; end
+  class Error < StandardError
+    # The run directory that keeps the trials completed before the error.
+    attr_accessor :run_dir
+  end
 
   # Bad input on the command line or in a plan file (exit status 2).
   class UsageError < Error; end

@@ -1,20 +1,102 @@
 # frozen_string_literal: true
 
+require "stringio"
 require_relative "command"
 require_relative "../store/run_dir"
 require_relative "../report/table"
+require_relative "../report/dataset"
 
 module Rackbench
   module CLI
-    # rackbench report RUN_DIR: re-render a stored run from its directory alone.
+    # rackbench report RUN_DIR [--format F] [--pivot P] [--output FILE]:
+    # re-render a stored run from its directory alone.
     class Report < Command
+      FORMATS = {
+        "table" => nil, "html" => "html", "md" => "markdown", "markdown" => "markdown", "csv" => nil, "json" => "json_doc"
+      }.freeze
+      PIVOTS = %w[endpoint concurrency].freeze
+
       def call(argv)
-        parser = OptionParser.new("Usage: rackbench report RUN_DIR")
-        parse!(parser, argv)
+        opts = options(argv) or return 0
         path = argv.shift or raise UsageError, "give the run directory to render: rackbench report RUN_DIR"
+        raise UsageError, "unexpected argument #{argv.first.inspect}; give one run directory" unless argv.empty?
+
         store = Store::RunDir.open(path)
-        Rackbench::Report::Table.new(store.trials, setups: store.setups, io: @out).render
+        emit(render(store, opts), opts[:output])
         0
+      end
+
+      private
+
+      def options(argv)
+        opts = { format: "table" }
+        parser = OptionParser.new do |o|
+          o.banner = "Usage: rackbench report RUN_DIR [options]\n\n" \
+                     "Re-renders a stored run from its directory alone (meta.json, trials.jsonl, setups.jsonl).\n\n"
+          o.on("-f", "--format FORMAT", "table (default: the terminal table), html, md, csv or json") { |v| opts[:format] = v }
+          o.on("--pivot BY", "with --format csv: the seed study's pivots instead of one row per trial:",
+               "  endpoint     per endpoint and metric, setups x concurrency",
+               "  concurrency  per concurrency and metric, endpoints x setups",
+               "  (without --pivot, csv is tidy: one row per trial, one column per variable)") { |v| opts[:pivot] = v }
+          o.on("-o", "--output FILE", "write to FILE instead of standard output") { |v| opts[:output] = v }
+          o.on("-h", "--help", "this help") do
+            @out.puts o.help
+            return nil
+          end
+          o.separator ""
+          o.separator "Every figure is the median of a cell's repetitions; html and json add a 95% t-interval."
+          o.separator "json follows the schema rackbench.report/1 (docs/report-json.md)."
+        end
+        parse!(parser, argv)
+        validate(opts)
+      end
+
+      def validate(opts)
+        unless FORMATS.key?(opts[:format])
+          raise UsageError, "unknown --format #{opts[:format].inspect}#{Suggest.did_you_mean(opts[:format], FORMATS.keys)}; " \
+                            "accepted: table, html, md, csv, json"
+        end
+        if opts[:pivot] && !PIVOTS.include?(opts[:pivot])
+          raise UsageError, "unknown --pivot #{opts[:pivot].inspect}; accepted: #{PIVOTS.join(', ')}"
+        end
+        raise UsageError, "--pivot applies to --format csv only" if opts[:pivot] && opts[:format] != "csv"
+
+        opts
+      end
+
+      def render(store, opts)
+        case opts[:format]
+        when "table"
+          io = StringIO.new
+          Rackbench::Report::Table.new(store.trials, setups: store.setups, io: io).render
+          io.string
+        when "csv" then csv(Rackbench::Report::Dataset.from_store(store), opts[:pivot])
+        else reporter(FORMATS.fetch(opts[:format])).new(Rackbench::Report::Dataset.from_store(store)).render
+        end
+      end
+
+      def csv(dataset, pivot)
+        if pivot
+          require_relative "../report/csv_pivot"
+          Rackbench::Report::CsvPivot.new(dataset, by: pivot).render
+        else
+          require_relative "../report/csv_tidy"
+          Rackbench::Report::CsvTidy.new(dataset).render
+        end
+      end
+
+      def reporter(file)
+        require_relative "../report/#{file}"
+        Rackbench::Report.const_get(file.split("_").map(&:capitalize).join)
+      end
+
+      def emit(text, output)
+        return @out.write(text) unless output
+
+        File.write(output, text)
+        @err.puts "Wrote #{output}"
+      rescue SystemCallError => e
+        raise Error, "cannot write #{output}: #{e.message.sub(/ @ .*| - .*/, '')}; choose another --output"
       end
     end
   end

@@ -25,6 +25,8 @@ module Rackbench
         plan_path = argv.shift
         raise UsageError, "unexpected argument #{argv.first.inspect}; give at most one plan file" unless argv.empty?
 
+        return resume(cli, plan_path) if cli[:resume]
+
         config = Config.build(plan_path && PlanFile.load(plan_path), cli)
         config = with_default_setups(config)
         engine = checked_engine(config[:engine])
@@ -35,19 +37,39 @@ module Rackbench
 
       private
 
-      def execute(plan, engine)
-        store = Store::RunDir.create(plan.config[:out] || default_out)
+      def execute(plan, engine, store = nil)
+        store ||= Store::RunDir.create(plan.config[:out] || default_out).tap { |s| s.write_meta(meta_for(plan, engine, s)) }
         listener = Report::Fanout.new(plan.config[:quiet] ? [] : [Report::Progress.new(@err)])
-        meta = meta_for(plan, engine, store)
-        store.write_meta(meta)
-        listener.run_started(meta)
+        listener.run_started(store.meta)
         Interrupts.guard { Runner.new(plan: plan, store: store, engine: engine, listener: listener).call }
         Report::Table.new(store.trials, setups: store.setups, io: @out).render
         @err.puts "Run directory: #{store.path}"
-        store.setups.any? { |s| s["status"] == "failed" } ? 1 : 0
+        failed?(store) ? 1 : 0
+      rescue Error => e
+        e.run_dir ||= store&.path if store&.trials&.any?
+        raise
       ensure
         ProcessControl::Registry.stop_all
-        @err.puts "Partial results kept in #{store.path}" if store && $ERROR_INFO.is_a?(Exception) && !$ERROR_INFO.is_a?(SystemExit)
+      end
+
+      # --resume DIR: the plan comes from DIR's meta.json; stored trials are skipped.
+      def resume(cli, plan_path)
+        extra = cli.keys - %i[resume quiet]
+        if plan_path || extra.any?
+          raise UsageError, "--resume takes the plan from the run directory; drop #{plan_path || Config.flag(extra.first)}"
+        end
+
+        store = Store::RunDir.open(cli[:resume])
+        config = Config.load(store.meta.fetch("config").merge("quiet" => cli[:quiet] || false))
+        meta = store.meta
+        (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }
+        store.write_meta(meta)
+        execute(Plan.new(config), checked_engine(config[:engine]), store)
+      end
+
+      # A setup failed in its latest attempt (a resumed run may have retried it).
+      def failed?(store)
+        store.setups.group_by { |s| [s["setup"], s["repetition"]] }.any? { |_, rows| rows.last["status"] == "failed" }
       end
 
       def options(argv)
@@ -76,6 +98,7 @@ module Rackbench
           o.on("--upstream-delay SECONDS", "delay of the /network-io upstream stub (default 0.1)") { |v| cli[:upstream_delay] = v }
           o.on("--upstream-bytes N", "body size of the /network-io upstream stub (default 20000)") { |v| cli[:upstream_bytes] = v }
           o.on("--no-verify", "skip checking each endpoint's first responses before load") { cli[:verify] = false }
+          o.on("--resume DIR", "continue an interrupted run: the trials DIR holds are skipped") { |v| cli[:resume] = v }
           o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
           o.on("-h", "--help", "this help") do
             @out.puts o.help
@@ -120,7 +143,7 @@ module Rackbench
       def meta_for(plan, engine, store)
         Environment.collect(env: @env).merge(
           "run_dir" => File.expand_path(store.path), "started_at" => Clock.wall_iso8601,
-          "argv" => ["rackbench", "run", *@argv_seen], "plan" => plan.to_h,
+          "argv" => ["rackbench", "run", *@argv_seen], "plan" => plan.to_h, "config" => Config.dump(plan.config),
           "engine" => { "name" => engine.name, "version" => engine.version },
           "servers" => plan.setups.map(&:server).uniq.to_h { |k| [k, server_version(k)] }
         )

@@ -65,7 +65,7 @@ module Rackbench
       end
 
       def title(metric)
-        metric.unit.empty? ? "#{metric.label} (median)" : "#{metric.label} (#{metric.unit}, median)"
+        "#{[metric.label, metric.unit].uniq.reject(&:empty?).join(', ')} (median)"
       end
 
       def median(endpoint, setup, level, metric)

@@ -5,6 +5,7 @@ require_relative "html/escape"
 require_relative "html/chart_data"
 require_relative "html/sections"
 require_relative "../version"
+require_relative "../error"
 
 module Rackbench
   module Report

@@ -27,11 +27,23 @@ module Rackbench
         result.duration_s.positive? ? [ok, 0].max / result.duration_s : 0.0
       end
 
-      def notes(verification)
-        return [] unless verification&.connection_close
+      # wrk counts a timeout only when a late response finally arrives, so a
+      # server that answers nothing gives 0 requests and 0 errors. Then each
+      # of the trial's connections had a request outstanding for the whole
+      # trial: count those as timeouts (a lower bound).
+      def with_unanswered(errors, result, concurrency)
+        return errors unless result.requests.zero? && KINDS.sum { |k| errors[k].to_i }.zero?
 
-        ["the server closes each connection (no keep-alive): wrk times from the request's first byte, " \
-         "so time spent waiting in the accept queue is not in the latency"]
+        errors.merge("timeout" => concurrency)
+      end
+
+      def notes(verification, unanswered: false)
+        notes = []
+        notes << "no response in the whole trial: each connection's request is counted as a timeout (a lower bound)" if unanswered
+        return notes unless verification&.connection_close
+
+        notes << "the server closes each connection (no keep-alive): wrk times from the request's first byte, " \
+                 "so time spent waiting in the accept queue is not in the latency"
       end
     end
   end

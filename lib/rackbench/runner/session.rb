@@ -45,6 +45,7 @@ module Rackbench
           alive!
           Measurement.new(trial: trial, url: base_url + endpoint, verification: check, instance: @instance,
                           context: @ctx).call
+          alive!
           cool_down(endpoint)
         end
       end

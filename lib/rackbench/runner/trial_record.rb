@@ -15,7 +15,8 @@ module Rackbench
 
       def build(trial, result, started_at:, log:, verification: nil)
         setup = trial.setup
-        classified = Errors.classify(result.errors, verification)
+        errors = Errors.with_unanswered(result.errors, result, trial.concurrency)
+        classified = Errors.classify(errors, verification)
         {
           "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
           "threads" => setup.threads, "endpoint" => trial.endpoint, "concurrency" => trial.concurrency,
@@ -24,9 +25,9 @@ module Rackbench
           "bytes" => result.bytes, "rps" => result.rps.round(2),
           "latency_ms" => result.latency_ms.slice(*LATENCY_KEYS).transform_values { |v| v&.round(3) },
           "goodput_rps" => Errors.goodput(result).round(2),
-          "errors" => result.errors, "error_total" => classified["server_failures"],
+          "errors" => errors, "error_total" => classified["server_failures"],
           "error_artifacts" => classified["artifacts"], "verified" => !verification.nil?,
-          "notes" => Errors.notes(verification), "command" => result.command, "log" => log
+          "notes" => Errors.notes(verification, unanswered: !errors.equal?(result.errors)), "command" => result.command, "log" => log
         }
       end
     end

@@ -13,43 +13,60 @@ module Rackbench
     # Samples the processes of a trial in a background thread.
     #
     # Method:
-    # - Rate: one sample every `interval` seconds, 10 Hz by default, so a 2 s
-    #   trial still gets ~20 samples. Ticks follow the monotonic clock
-    #   (Clock.now) on a fixed schedule t0 + k * interval: the thread sleeps
-    #   until the next tick, so the time a sample takes does not drift the
-    #   rate, and a tick missed because the machine was busy is skipped (and
-    #   counted), not bunched up. #stop takes one last sample, so the window
-    #   ends when the measurement ends. Cost: bench/sampler_overhead.rb
-    #   (about 0.3% of one core for 10 processes, with the 1% target).
-    # - Processes: `roles` is called at every sample, because workers can be
-    #   restarted during a trial; processes are told apart by (pid,
-    #   starttime), so a reused pid is a new process.
-    # - CPU: utime + stime from /proc/PID/stat. The kernel counts them in
-    #   clock ticks (10 ms), so one interval of one process is only good to
-    #   +-10 percentage points at 10 Hz; over a trial the error is one tick
-    #   per process at each end (±0.5% of a core for 4 s). CPU a process
-    #   used before the sample that first sees it is not counted.
-    # - Memory: PSS from smaps_rollup. PSS splits each shared page among the
-    #   processes that map it, so the sum of PSS is the server's footprint;
-    #   summed RSS counts the copy-on-write pages a preforked master shares
-    #   with its workers once per worker, overstating it (both are reported).
-    # - Limits: a process living less than one interval can be missed
-    #   entirely; memory between samples is not seen (PSS max is the max of
-    #   the samples, not a true peak); Linux only.
+    # - Rate: CPU time, threads and RSS (/proc/PID/stat) every `interval`,
+    #   10 Hz by default, so a 2 s trial still gets ~20 samples. Ticks follow
+    #   the monotonic clock (Clock.now) on a fixed schedule t0 + k * interval:
+    #   the thread sleeps until the next tick, so the time a sample takes does
+    #   not drift the rate; a tick missed because the machine was busy is
+    #   skipped and counted, not bunched up. #stop takes one last sample
+    #   (with memory), so the window ends when the measurement ends.
+    # - Cost: PSS (smaps_rollup) costs ~0.75 ms per Ruby worker, as the kernel
+    #   walks its page tables, and finding the processes costs a few reads
+    #   per process; so both run every second (and at the first and last
+    #   sample), stretched further when one pass would cost more than
+    #   BUDGET (0.3% of one core). A known process that vanished triggers
+    #   discovery at once, so a restarted worker's successor is picked up in
+    #   the same sample. Measured by bench/sampler_overhead.rb: ~0.5% of one
+    #   core for 10 processes, against a target of 1%.
+    # - Identity: (pid, starttime), so a reused pid is a new process.
+    # - CPU: utime + stime, which the kernel counts in clock ticks (10 ms):
+    #   one 0.1 s interval of one process is only good to +-10 points, a
+    #   trial's mean to one tick per process at each end (+-0.5 points over
+    #   4 s). CPU a process used before the first sample that sees it is
+    #   not counted.
+    # - Memory: PSS splits each shared page among the processes mapping it,
+    #   so the sum of PSS is the server's footprint; summed RSS counts the
+    #   copy-on-write pages a preloaded master shares with its workers once
+    #   per worker and overstates it (both are reported).
+    # - Limits: a process living less than one interval can be missed;
+    #   memory between memory samples is not seen (the PSS max is the max of
+    #   the samples, not the true peak); Linux only.
     class Sampler
       DEFAULT_INTERVAL = 0.1
+      MEMORY_INTERVAL = 1.0
+      DISCOVER_INTERVAL = 1.0
+      BUDGET = 0.003
       CLIENT = TrialSummary::CLIENT
 
-      # roles: callable returning {role => [ProcessTree::Entry or pid, ...]}.
-      # Roles: "master", "worker", "client" (the load generator) and any
-      # other name for further server processes ("other"). A pid listed
-      # twice is sampled once, under the first role listing it.
-      def initialize(roles:, interval: DEFAULT_INTERVAL, proc_root: "/proc", clock: Clock, cores: Etc.nprocessors)
+      # roles: callable returning {role => [ProcessTree::Entry or pid, ...]}
+      #   with roles "master", "worker", "client" (the load generator) and any
+      #   other name for further server processes ("other"). A pid listed
+      #   twice is sampled once, under the first role listing it.
+      # client: optional callable returning the load generator's pids (or
+      #   entries), called at EVERY sample, so it must be cheap; use it when
+      #   the load generator starts after the sampler (descendants not followed).
+      def initialize(roles:, client: nil, interval: DEFAULT_INTERVAL, memory_interval: MEMORY_INTERVAL,
+                     discover_interval: DISCOVER_INTERVAL, proc_root: "/proc", clock: Clock, cores: Etc.nprocessors)
         raise ArgumentError, "interval must be positive, got #{interval.inspect}" unless interval.to_f.positive?
 
         @roles = roles
+        @client = client
         @interval = interval.to_f
+        @base = { memory: memory_interval.to_f, discover: discover_interval.to_f }
+        @period = @base.dup
+        @last = {}
         @proc_root = proc_root
+        @stats = ProcStat::Handles.new(proc_root: proc_root)
         @clock = clock
         @cores = cores
         @samples = []
@@ -59,17 +76,37 @@ module Rackbench
         @wake = ConditionVariable.new
       end
 
-      # Roles of a booted Server::Instance; client: root pids of the load
-      # generator (Integer, Array or a callable returning them, read at each sample).
-      def self.roles_for(instance, client: nil)
+      # Roles of a booted Server::Instance: the same processes as
+      # Instance#processes, found by walking children from its roots.
+      def self.roles_for(instance)
         lambda do
-          procs = instance.processes
+          roots = [instance.child.pid] + instance.adapter.extra_roots(instance.dir)
+          procs = walk(roots) || instance.processes
           workers = instance.workers(procs)
           master = procs.select { |e| e.pid == instance.child.pid } - workers
-          roots = Array(client.respond_to?(:call) ? client.call : client)
-          { "master" => master, "worker" => workers, "other" => procs - workers - master,
-            CLIENT => roots.flat_map { |pid| ProcessTree.tree(pid) } }
+          { "master" => master, "worker" => workers, "other" => procs - workers - master }
         end
+      end
+
+      # The roots and all their descendants (breadth-first), nil when the
+      # kernel has no children files (then fall back to ProcessTree.tree).
+      def self.walk(roots, proc_root: "/proc")
+        seen = {}
+        queue = roots.dup
+        out = []
+        until queue.empty?
+          pid = queue.shift
+          next if seen[pid]
+
+          seen[pid] = true
+          entry = ProcessTree.read_stat(pid, proc_root: proc_root) or next
+          kids = ProcStat.children(pid, proc_root: proc_root)
+          return nil if kids.nil? && ProcessTree.read_stat(pid, proc_root: proc_root)
+
+          out << entry
+          queue.concat(kids || [])
+        end
+        out
       end
 
       def start
@@ -91,7 +128,13 @@ module Rackbench
           end
           @thread.join
         end
+        @stats.close
         summary
+      end
+
+      # Makes the next sample call roles again (e.g. right after the load generator started).
+      def rediscover!
+        @rediscover = true
       end
 
       def summary
@@ -105,16 +148,44 @@ module Rackbench
       end
 
       # Takes one sample now (the thread calls this; public for tests).
-      def sample
-        groups = @roles.call
-        @t0 ||= @clock.now
-        t = @clock.now - @t0
-        @samples << Sample.new(t: t, readings: read(groups))
+      # memory: read smaps too (default: when its period has passed).
+      def sample(memory: nil)
+        now = @clock.now
+        @t0 ||= now
+        discover(now) if @rediscover || due?(:discover, now)
+        memory = due?(:memory, now) if memory.nil?
+        readings, gone = memory ? budgeted(:memory, now) { read(true) } : read(false)
+        unless gone.empty? # e.g. a restarted worker: find its successor in this sample
+          discover(now)
+          readings, gone = read(memory)
+          forget(gone) # exited but not yet reaped: do not rediscover for it again
+        end
+        @stats.keep(readings.map(&:pid))
+        @samples << Sample.new(t: now - @t0, readings: readings)
       rescue StandardError => e
         @errors << "#{e.class}: #{e.message}"
       end
 
       private
+
+      # Half a tick of slack, so 0.1 s ticks read memory every 10th tick.
+      def due?(what, now)
+        @last[what].nil? || now - @last[what] >= @period[what] - @interval / 2
+      end
+
+      # Runs a costly pass and stretches its period so it stays within BUDGET of one core.
+      def budgeted(what, now)
+        cpu = thread_cpu
+        result = yield
+        @last[what] = now
+        @period[what] = [@base[what], (thread_cpu - cpu) / BUDGET].max
+        result
+      end
+
+      def discover(now)
+        @rediscover = false
+        @groups = budgeted(:discover, now) { @roles.call.to_h { |role, entries| [role.to_s, Array(entries)] } }
+      end
 
       def run
         cpu0 = thread_cpu
@@ -129,9 +200,10 @@ module Rackbench
           end
           break if wait_until(tick)
         end
-        sample
+        sample(memory: true)
       ensure
         @sampler_cpu = thread_cpu - cpu0
+        @stats.close
       end
 
       # true when asked to stop.
@@ -147,24 +219,38 @@ module Rackbench
         end
       end
 
-      def read(groups)
+      # [readings, pids of server processes from the last discovery that are gone]
+      def read(memory)
         seen = {}
-        groups.flat_map do |role, entries|
-          Array(entries).filter_map do |entry|
-            pid = entry.respond_to?(:pid) ? entry.pid : Integer(entry)
+        gone = []
+        groups = @client ? @groups.merge(CLIENT => Array(@client.call)) { |_, a, b| a + b } : @groups
+        readings = groups.flat_map do |role, entries|
+          entries.filter_map do |entry|
+            pid = pid_of(entry)
             next if seen[pid]
 
             seen[pid] = true
-            reading(pid, role.to_s, entry.respond_to?(:starttime) ? entry.starttime : nil)
+            r = reading(pid, role, entry.respond_to?(:starttime) ? entry.starttime : nil, memory)
+            gone << pid if r.nil? && role != CLIENT
+            r
           end
         end
+        [readings, gone]
       end
 
-      def reading(pid, role, starttime)
-        stat = ProcStat.read(pid, proc_root: @proc_root)
+      def forget(pids)
+        @groups = @groups.transform_values { |entries| entries.reject { |e| pids.include?(pid_of(e)) } }
+      end
+
+      def pid_of(entry)
+        entry.respond_to?(:pid) ? entry.pid : Integer(entry)
+      end
+
+      def reading(pid, role, starttime, memory)
+        stat = @stats.read(pid)
         return nil if stat.nil? || stat.state == "Z" || (starttime && starttime != stat.starttime)
 
-        mem = role == CLIENT ? nil : Memory.read(pid, proc_root: @proc_root)
+        mem = memory && role != CLIENT ? Memory.read(pid, proc_root: @proc_root) : nil
         Reading.new(pid: pid, starttime: stat.starttime, role: role, cpu_seconds: stat.cpu_seconds,
                     threads: stat.threads, rss: mem ? mem.rss : stat.rss_bytes, pss: mem&.pss, uss: mem&.uss)
       end

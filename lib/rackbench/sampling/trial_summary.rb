@@ -20,8 +20,9 @@ module Rackbench
     # only for processes present in both (same pid and starttime, so a reused
     # pid is never mistaken for its predecessor), divided by the wall time
     # from the first to the last sample; 100 = one core busy. Memory: sums
-    # over the server's processes (every role but "client") per sample, then
-    # mean (and max) over samples. MB means MiB (2^20 bytes).
+    # over the server's processes (every role but "client") per sample that
+    # read smaps, then mean (and max) over those samples; rss_max also uses
+    # the RSS from stat in the other samples. MB means MiB (2^20 bytes).
     class TrialSummary
       CLIENT = "client"
       MB = 1024.0 * 1024
@@ -161,8 +162,12 @@ module Rackbench
         samples.flat_map { |s| s.readings.select { |r| r.role == role } }
       end
 
+      # Per sample that read memory (smaps), the field summed over server processes.
       def server_sums(field)
-        samples.filter_map { |s| sum_of(s.readings.reject { |r| r.role == CLIENT }, field) }
+        samples.filter_map do |s|
+          server = s.readings.reject { |r| r.role == CLIENT }
+          sum_of(server, field) if server.any?(&:pss)
+        end
       end
 
       # nil when no reading has the field (so a sample without memory is not a zero).

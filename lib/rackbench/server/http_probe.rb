@@ -21,8 +21,10 @@ module Rackbench
 
       module_function
 
-      # Returns a Response, or nil when nothing answered.
-      def get(host, port, path, timeout: 2)
+      # Returns a Response, or nil when nothing answered. on_silence is
+      # returned instead when the server accepted the connection but sent
+      # nothing back within the timeout.
+      def get(host, port, path, timeout: 2, on_silence: nil)
         http = Net::HTTP.new(host, port)
         http.open_timeout = timeout
         http.read_timeout = timeout
@@ -30,6 +32,8 @@ module Rackbench
         res = http.request_get(path)
         Response.new(status: res.code.to_i, content_type: res["content-type"].to_s, body: res.body.to_s,
                      headers: res.each_header.to_h)
+      rescue Net::ReadTimeout
+        on_silence
       rescue *FAILURES
         nil
       ensure

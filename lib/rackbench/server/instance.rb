@@ -13,10 +13,12 @@ module Rackbench
     # One booted server: spawn -> ready -> workers found -> stop.
     #
     # Ready means all three: the process is alive, an HTTP request to
-    # ready_path got any answer, and the listening socket on the port belongs
-    # to this server's process tree (so another program holding the port can
-    # never be mistaken for the server under test). Deadlines use the
-    # monotonic clock.
+    # ready_path was accepted (any answer, or a connection accepted and held
+    # without one: a server that never answers is then caught by
+    # verification or counted as timeouts, not mistaken for a slow boot), and
+    # the listening socket on the port belongs to this server's process tree
+    # (so another program holding the port can never be mistaken for the
+    # server under test). Deadlines use the monotonic clock.
     class Instance
       attr_reader :setup, :adapter, :port, :dir, :child, :argv, :files
 
@@ -93,7 +95,7 @@ module Rackbench
       def wait_ready(deadline)
         loop do
           raise boot_exit unless @child.alive?
-          return if HttpProbe.get("127.0.0.1", @port, @ready_path) && owns_port?
+          return if HttpProbe.get("127.0.0.1", @port, @ready_path, on_silence: :silent) && owns_port?
           raise port_taken if Sampling::Sockets.port_in_use?(@port) && !owns_port? && slept_a_while?(deadline)
           raise failed("did not answer on port #{@port} within #{@boot_timeout} s") if Clock.now > deadline
 

@@ -24,8 +24,9 @@ module Rackbench
           Summary.of(values(trials))
         end
 
+        # 95% t-interval, truncated at 0: every metric here is non-negative.
         def interval(trials)
-          Interval.of(values(trials))
+          Interval.of(values(trials), floor: 0.0)
         end
       end
 

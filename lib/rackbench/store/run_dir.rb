@@ -16,6 +16,10 @@ module Rackbench
       attr_reader :path
 
       def self.create(path)
+        if File.exist?(File.join(path, "meta.json"))
+          raise Error, "#{path} already holds a run; continue it with rackbench run --resume #{path} " \
+                       "or choose another --out"
+        end
         FileUtils.mkdir_p(File.join(path, "logs"))
         probe = File.join(path, ".write-test")
         File.write(probe, "ok")
@@ -104,7 +108,7 @@ module Rackbench
 
       def read_lines(name)
         file = File.join(@path, name)
-        return [] unless File.exist?(file)
+        return [] unless File.file?(file)
 
         File.foreach(file).filter_map do |line|
           JSON.parse(line)

@@ -1,7 +1,9 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "rbconfig"
 require "rackbench/sampling/proc_stat"
+require "rackbench/process/child"
 
 class ProcStatTest < Minitest::Test
   ROOT = File.expand_path("../../fixtures/proc", __dir__)
@@ -38,5 +40,23 @@ class ProcStatTest < Minitest::Test
     assert_equal Process.ppid, s.ppid
     assert_operator s.threads, :>=, 1
     assert_operator s.rss_bytes, :>, 0
+  end
+end
+
+class ProcStatHandlesTest < Minitest::Test
+  Stat = Rackbench::Sampling::ProcStat
+
+  def test_rereads_open_files_and_returns_nil_once_the_process_is_gone
+    handles = Stat::Handles.new
+    child = Rackbench::ProcessControl::Child.spawn([RbConfig.ruby, "-e", "x = 0; loop { x += 1 }"])
+    first = handles.read(child.pid)
+    sleep 0.1 until Stat.read(child.pid).cpu_seconds > first.cpu_seconds
+    assert_operator handles.read(child.pid).cpu_seconds, :>, first.cpu_seconds
+    child.stop("KILL", timeout: 2)
+    assert_nil handles.read(child.pid)
+    assert_nil handles.read(child.pid)
+  ensure
+    child&.stop("KILL", timeout: 2)
+    handles&.close
   end
 end

@@ -3,6 +3,7 @@
 require "test_helper"
 require "fileutils"
 require "rackbench/sampling/sampler"
+require "rackbench/process/child"
 
 class SamplerTest < Minitest::Test
   FIXTURES = File.expand_path("../../fixtures/proc", __dir__)
@@ -30,40 +31,114 @@ class SamplerTest < Minitest::Test
     File.write(path, "#{head}) #{f.join(' ')}")
   end
 
-  def sampler(roles)
-    Sampler.new(roles: roles, proc_root: @root, clock: @clock, cores: 2)
+  # What /proc does when a process is reaped: files already open read as
+  # nothing (the kernel says ESRCH), and the directory goes.
+  def exit!(pid)
+    File.write("#{@root}/#{pid}/stat", "")
+    FileUtils.rm_rf("#{@root}/#{pid}")
   end
 
-  def test_samples_roles_rediscovered_at_each_sample
-    calls = 0
-    roles = lambda do
-      calls += 1
-      { "master" => [100], "worker" => calls == 1 ? [101, 102] : [101, 102, 103], "client" => [104] }
-    end
-    s = sampler(roles)
+  def sampler(roles, client: nil)
+    Sampler.new(roles: roles, client: client, proc_root: @root, clock: @clock, cores: 2)
+  end
+
+  def test_cpu_per_role_and_memory_from_the_proc_files
+    s = sampler(-> { { "master" => [100], "worker" => [101, 102, 103] } })
     s.sample
     add_ticks(101, ProcStat.ticks_per_second / 10) # 0.1 s of CPU in 0.1 s: one core
-    add_ticks(104, ProcStat.ticks_per_second / 20)
     @clock.advance(0.1)
     s.sample
     summary = s.summary
     assert_equal [0.0, 0.1], summary.samples.map { |x| x.t.round(6) }
     assert_in_delta 100.0, summary.cpu_pct("worker"), 1e-6
-    assert_in_delta 50.0, summary.cpu_pct("client"), 1e-6
-    assert_equal 3, summary.workers_seen.size
-    h = summary.to_h
-    assert_equal 2, h["samples"]
-    assert_in_delta (9850 + 9103 + 9306 + 5525) / 1024.0, h["memory"]["pss_total_max_mb"], 0.01
-    client = summary.samples.last.readings.find { |r| r.role == "client" }
-    assert_nil client.pss, "smaps is not read for the load generator"
-    assert_equal 50.0, s.series.last["processes"].find { |p| p["pid"] == 104 }["cpu_pct"]
+    assert_in_delta 0.0, summary.cpu_pct("master"), 1e-6
+    assert_in_delta (9850 + 9103 + 9306 + 5525) / 1024.0, summary.to_h["memory"]["pss_total_mb"], 0.01
+    assert_equal 100.0, s.series.last["processes"].find { |p| p["pid"] == 101 }["cpu_pct"]
   end
 
-  def test_vanished_reused_and_duplicate_pids_are_skipped
-    entry = ProcessTree::Entry.new(pid: 102, starttime: 1) # pid 102 now belongs to another process
-    s = sampler(-> { { "master" => [100], "worker" => [101, entry, 999], "other" => [100] } })
+  def test_memory_and_discovery_run_every_second_not_every_tick
+    calls = 0
+    s = sampler(lambda {
+      calls += 1
+      { "master" => [100], "worker" => [101, 102] }
+    })
+    12.times do
+      s.sample
+      @clock.advance(0.1)
+    end
+    with_memory = s.summary.samples.select { |x| x.readings.all?(&:pss) }.map { |x| x.t.round(1) }
+    assert_equal [0.0, 1.0], with_memory
+    assert_equal 2, calls
+    s.sample(memory: true)
+    assert s.summary.samples.last.readings.all?(&:pss)
+  end
+
+  def test_a_vanished_process_triggers_discovery_in_the_same_sample
+    workers = [101, 102]
+    calls = 0
+    s = sampler(lambda {
+      calls += 1
+      { "master" => [100], "worker" => workers.dup }
+    })
     s.sample
-    assert_equal [[100, "master"], [101, "worker"]], s.summary.samples.first.readings.map { |r| [r.pid, r.role] }
+    exit!(102) # worker 102 exited, 103 replaced it
+    workers.replace([101, 103])
+    @clock.advance(0.1)
+    s.sample
+    assert_equal 2, calls
+    assert_equal [100, 101, 103], s.summary.samples.last.readings.map(&:pid)
+    assert_equal 1, s.summary.worker_restarts
+  end
+
+  def test_a_process_listed_but_gone_is_forgotten_until_the_next_discovery
+    calls = 0
+    s = sampler(lambda {
+      calls += 1
+      { "worker" => [101, 999] }
+    })
+    3.times do
+      s.sample
+      @clock.advance(0.1)
+    end
+    assert_equal 2, calls, "once at start, once when 999 was found missing, not at every sample"
+  end
+
+  def test_client_callable_is_read_at_every_sample
+    client = []
+    s = sampler(-> { { "master" => [100] } }, client: -> { client })
+    s.sample
+    client << 104
+    @clock.advance(0.1)
+    s.sample
+    add_ticks(104, ProcStat.ticks_per_second / 20)
+    @clock.advance(0.1)
+    s.sample
+    # 0.05 s of CPU over the 0.2 s window (it was not there for the first tenth).
+    assert_in_delta 25.0, s.summary.cpu_pct("client"), 1e-6
+    reading = s.summary.samples.last.readings.find { |r| r.role == "client" }
+    assert_nil reading.pss, "smaps is not read for the load generator"
+  end
+
+  def test_rediscover_forces_the_roles_call
+    calls = 0
+    s = sampler(lambda {
+      calls += 1
+      { "master" => [100] }
+    })
+    s.sample
+    s.rediscover!
+    s.sample
+    assert_equal 2, calls
+  end
+
+  def test_walk_finds_children_like_the_process_tree
+    child = Rackbench::ProcessControl::Child.spawn(%w[sleep 10])
+    found = Sampler.walk([Process.pid]).map(&:pid)
+    assert_equal Process.pid, found.first
+    assert_includes found, child.pid
+    assert_equal ProcessTree.tree(Process.pid).map(&:pid).sort, found.sort
+  ensure
+    child&.stop("KILL", timeout: 2)
   end
 
   def test_errors_of_the_roles_callable_are_recorded_not_raised

@@ -87,8 +87,10 @@ module Rackbench
         def chart(id, type, labels, datasets, unit, log: nil, stacked: false, horizontal: false)
           values = datasets.flat_map { |d| d[:points].compact.map { |p| p[:y] } }.select(&:positive?)
           log = values.any? && values.max / values.min > LOG_SPREAD if log.nil?
-          { id: id, type: type, labels: labels, datasets: datasets, unit: unit, log: log, stacked: stacked,
-            horizontal: horizontal }
+          # A log axis starts at the decade below the smallest value, so every bar shows.
+          log_min = log ? 10.0**Math.log10(values.min).floor : nil
+          { id: id, type: type, labels: labels, datasets: datasets, unit: unit, log: log, log_min: log_min,
+            stacked: stacked, horizontal: horizontal }
         end
 
         def series(label, color, points, dash: false)

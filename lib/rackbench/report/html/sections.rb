@@ -37,8 +37,7 @@ module Rackbench
           items += @data.error_cells.map do |c|
             "<li>#{h(c.setup)} on #{h(c.endpoint)} at c=#{h(c.concurrency)}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
           end
-          min, = @data.repetitions
-          items << "<li>Some cells ran once: they have no interval, and comparisons cannot test them (repeat with -r 3).</li>" if min == 1
+          items << repetitions_note if repetitions_note
           items.empty? ? "<p class=\"ok\">No failed setups and no request errors.</p>" : "<ul class=\"warnings\">#{items.join}</ul>"
         end
 
@@ -80,11 +79,19 @@ module Rackbench
 
         private
 
+        def repetitions_note
+          min, = @data.repetitions
+          return "<li>Some cells ran once: they have no interval, and rackbench compare cannot test them; repeat with -r 3 or more.</li>" if min == 1
+          return "<li>Cells ran twice: a 95% interval from 2 repetitions is wide (t = 12.7); -r 3 or more narrows it.</li>" if min == 2
+
+          nil
+        end
+
         def number_cell(cell)
           return "<span class=\"none\">–</span>" unless cell
 
           rps = cell.rps
-          ivl = Stats::Interval.of(cell.trials.map { |t| t["rps"] })
+          ivl = Stats::Metrics["rps"].interval(cell.trials)
           spread = ivl ? " <span class=\"ci\">[#{NumberFormat.rps(ivl.low)}–#{NumberFormat.rps(ivl.high)}]</span>" : ""
           lat = "#{NumberFormat.ms(cell.latency('mean').median)} / #{NumberFormat.ms(cell.latency('p99').median)}"
           errors = cell.errors.positive? ? " <span class=\"bad\">#{h(cell.errors)} errors</span>" : ""

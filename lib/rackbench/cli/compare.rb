@@ -1,0 +1,75 @@
+# frozen_string_literal: true
+
+require_relative "command"
+require_relative "../store/run_dir"
+require_relative "../stats/compare"
+require_relative "../report/comparison"
+
+module Rackbench
+  module CLI
+    # rackbench compare RUN_A RUN_B [--fail-if-slower PERCENT]: per cell in
+    # both runs, the change in req/s, p99 and memory (when sampled), tested
+    # with Welch's t-test (two-sided, alpha = 0.05) over the repetitions.
+    class Compare < Command
+      def call(argv)
+        opts = options(argv) or return 0
+        raise UsageError, "give two run directories: rackbench compare RUN_A RUN_B" if argv.size < 2
+        raise UsageError, "unexpected argument #{argv[2].inspect}; give two run directories" if argv.size > 2
+
+        a, b = argv.map { |path| Store::RunDir.open(path) }
+        compare = Stats::Compare.new(a.trials, b.trials)
+        Rackbench::Report::Comparison.new(compare, a: run(a), b: run(b), io: @out).render
+        gate(compare, opts[:fail_if_slower])
+      end
+
+      private
+
+      def options(argv)
+        opts = {}
+        parser = OptionParser.new do |o|
+          o.banner = "Usage: rackbench compare RUN_A RUN_B [options]\n\n" \
+                     "Compares two stored runs cell by cell (endpoint x setup x concurrency) with Welch's t-test\n" \
+                     "over the repetitions (two-sided, alpha = 0.05). A change is reported only when the test\n" \
+                     "supports it; otherwise \"same within noise\". Cells need 2 or more repetitions (run -r 3).\n\n"
+          o.on("--fail-if-slower PERCENT", "exit 1 when a cell's req/s is significantly lower in RUN_B by more than PERCENT") do |v|
+            opts[:fail_if_slower] = percent(v)
+          end
+          o.on("-h", "--help", "this help") do
+            @out.puts o.help
+            return nil
+          end
+        end
+        parse!(parser, argv)
+        opts
+      end
+
+      def percent(text)
+        value = Float(text.to_s.delete_suffix("%"))
+        raise ArgumentError if value.negative? || !value.finite?
+
+        value
+      rescue ArgumentError
+        raise UsageError, "--fail-if-slower takes a percentage of 0 or more, like 5 or 2.5; got #{text.inspect}"
+      end
+
+      def run(store)
+        { path: store.path, meta: store.meta }
+      end
+
+      def gate(compare, percent)
+        return 0 if percent.nil?
+
+        slower = compare.slower_than(percent)
+        return 0 if slower.empty?
+
+        cells = slower.map do |r|
+          ch = r.changes.find { |c| c.metric.key == "rps" }
+          "#{r.endpoint} #{r.setup} c=#{r.concurrency} (#{format('%+.1f', ch.change_pct)}%)"
+        end
+        @err.puts "Slower: req/s is significantly lower by more than #{format('%g', percent)}% in #{slower.size} cell(s): " \
+                  "#{cells.join('; ')} (--fail-if-slower #{format('%g', percent)})"
+        1
+      end
+    end
+  end
+end

@@ -1,0 +1,152 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "rbconfig"
+require "rackbench/sampling/process_tree"
+require "rackbench/sampling/sockets"
+require "rackbench/clock"
+require "socket"
+
+module Rackbench
+  # Runs rackbench as a real process so faults can be injected with real
+  # signals. While it runs, every process in its tree is remembered, so after
+  # it exits the test can prove none of them is left running or listening.
+  class RackbenchProcess
+    EXE = File.expand_path("../../exe/rackbench", __dir__)
+
+    attr_reader :pid, :status
+
+    def initialize(*args, env: {}, dir:)
+      @out = File.join(dir, "stdout.txt")
+      @err = File.join(dir, "stderr.txt")
+      @pid = Process.spawn(env, RbConfig.ruby, EXE, *args.map(&:to_s), out: @out, err: @err, in: File::NULL,
+                                                                      pgroup: true)
+      @seen = {}
+      @status = nil
+    end
+
+    # Polls until the block is true (remembering the process tree meanwhile).
+    def wait_until(timeout: 60, &condition)
+      deadline = Clock.now + timeout
+      until condition.call
+        raise "rackbench exited before the condition (#{exit_code}): #{stderr}" if exited?
+        raise "timed out waiting; stderr: #{stderr}" if Clock.now > deadline
+
+        remember
+        sleep 0.05
+      end
+      remember
+    end
+
+    def wait(timeout: 120)
+      wait_until(timeout: timeout) { exited? }
+    rescue RuntimeError => e
+      raise unless exited?
+
+      e
+    ensure
+      exit_code
+    end
+
+    def exited?
+      return true if @status
+
+      _, @status = Process.wait2(@pid, Process::WNOHANG)
+      !@status.nil?
+    end
+
+    def exit_code
+      return nil unless exited?
+
+      @status.exitstatus || (128 + @status.termsig)
+    end
+
+    def signal(sig)
+      Process.kill(sig, @pid)
+    end
+
+    def stderr
+      File.exist?(@err) ? File.read(@err) : ""
+    end
+
+    def stdout
+      File.exist?(@out) ? File.read(@out) : ""
+    end
+
+    def descendants
+      remember
+      @seen.values.reject { |e| e.pid == @pid }
+    end
+
+    def survivors
+      @seen.values.select { |e| e.pid != @pid && Sampling::ProcessTree.alive?(e) }
+    end
+
+    def listening_ports
+      Sampling::Sockets.ports_of(survivors.map(&:pid))
+    end
+
+    # Last resort so a failing test leaves nothing behind either.
+    def kill_everything
+      (survivors.map(&:pid) + [exited? ? nil : @pid]).compact.each do |pid|
+        Process.kill("KILL", pid)
+      rescue Errno::ESRCH
+        nil
+      end
+      Process.wait(@pid) unless exited?
+    rescue Errno::ECHILD
+      nil
+    end
+
+    private
+
+    def remember
+      Sampling::ProcessTree.tree(@pid).each { |e| @seen[[e.pid, e.starttime]] ||= e }
+    end
+  end
+
+  # Assertions every fault case makes.
+  module FaultAssertions
+    def start_rackbench(*args, env: {})
+      @rb = RackbenchProcess.new(*args, env: env, dir: tmpdir)
+    end
+
+    def teardown
+      @rb&.kill_everything
+      super
+    end
+
+    def read_trials(dir)
+      path = File.join(dir, "trials.jsonl")
+      return [] unless File.exist?(path)
+
+      File.readlines(path).map { |line| JSON.parse(line) } # raises if any line is half-written
+    end
+
+    def read_setups(dir)
+      path = File.join(dir, "setups.jsonl")
+      File.exist?(path) ? File.readlines(path).map { |l| JSON.parse(l) } : []
+    end
+
+    # The three things every case asserts.
+    def assert_fault_outcome(exit_code:, message:, run_dir: nil, min_trials: 0)
+      @rb.wait
+      assert_equal exit_code, @rb.exit_code, "stderr: #{@rb.stderr}"
+      lines = @rb.stderr.lines.grep(/\A(Error|Interrupted)/)
+      assert_equal 1, lines.size, "one error line expected in: #{@rb.stderr}" if message
+      assert_match message, lines.first.to_s if message
+      refute_match(/^\s+from .*:\d+:in /, @rb.stderr, "no stack trace")
+      assert_operator read_trials(run_dir).size, :>=, min_trials if run_dir
+      assert_empty @rb.survivors.map { |e| "#{e.pid} #{Sampling::ProcessTree.cmdline(e.pid)}" }, "processes left running"
+      assert_empty @rb.listening_ports, "ports left listening"
+    end
+  end
+end
+
+Minitest::Test.include(Rackbench::FaultAssertions)
+
+Minitest.after_run do
+  cases = Minitest::Runnable.runnables.select { |r| r.name.start_with?("Fault") }.sum { |r| r.runnable_methods.size }
+  puts "Fault suite: #{cases} cases run."
+end

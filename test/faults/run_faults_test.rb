@@ -1,0 +1,107 @@
+# frozen_string_literal: true
+
+require_relative "fault_helper"
+
+# Faults around the run itself: signals, the disk, missing tools, and resume.
+class FaultRunTest < Minitest::Test
+  PAUSE_RUN = ["-s", "puma x1:4", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "2,4", "-d", "1", "--warmup", "0"].freeze
+
+  def interrupt_after_first_trial(signal)
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", *PAUSE_RUN, "-o", out)
+    @rb.wait_until { read_trials(out).size >= 1 }
+    @rb.signal(signal)
+    out
+  end
+
+  def test_sigint_stops_cleanly_and_keeps_completed_trials
+    out = interrupt_after_first_trial("INT")
+    assert_fault_outcome(exit_code: 130, message: /Interrupted by SIGINT: servers stopped; completed trials are kept in .*--resume/,
+                         run_dir: out, min_trials: 1)
+  end
+
+  def test_sigterm_stops_cleanly_and_keeps_completed_trials
+    out = interrupt_after_first_trial("TERM")
+    assert_fault_outcome(exit_code: 143, message: /Interrupted by SIGTERM/, run_dir: out, min_trials: 1)
+  end
+
+  def test_resume_finishes_an_interrupted_run_with_the_same_table
+    out = interrupt_after_first_trial("INT")
+    @rb.wait
+    before = read_trials(out).map { |t| t["key"] }
+    start_rackbench("run", "--resume", out)
+    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 4)
+    keys = read_trials(out).map { |t| t["key"] }
+    assert_equal 4, keys.size, "every trial exactly once"
+    assert_equal keys.uniq, keys
+    assert_equal before, keys.first(before.size), "stored trials were kept, not re-run"
+    meta = JSON.parse(File.read(File.join(out, "meta.json")))
+    assert_equal before.size, meta["resumed"].first["trials_stored"]
+    %w[puma\ x1:4 unicorn\ x2].each { |s| assert_match(/^#{Regexp.escape(s)}\s+\d/, @rb.stdout) }
+  end
+
+  def test_unwritable_output_directory
+    file = File.join(tmpdir, "a-file")
+    File.write(file, "")
+    start_rackbench("run", *PAUSE_RUN, "-o", File.join(file, "run"))
+    assert_fault_outcome(exit_code: 1, message: /Error: cannot write the run directory .*choose another with --out DIR/)
+  end
+
+  def test_disk_full_at_the_first_trial_write
+    out = File.join(tmpdir, "run")
+    FileUtils.mkdir_p(out)
+    File.symlink("/dev/full", File.join(out, "trials.jsonl"))
+    start_rackbench("run", *PAUSE_RUN, "-o", out)
+    assert_fault_outcome(exit_code: 1, message: /Error: cannot append to .*trials.jsonl: No space left on device/)
+    JSON.parse(File.read(File.join(out, "meta.json"))) # meta.json is whole, not half-written
+  end
+
+  def test_wrk_missing_from_path
+    start_rackbench("run", *PAUSE_RUN, "-o", File.join(tmpdir, "run"), env: { "PATH" => "/nonexistent" })
+    assert_fault_outcome(exit_code: 1, message: /Error: wrk not found on PATH: run bin\/setup/)
+  end
+end
+
+# Bad input never starts anything: one line with the accepted values.
+class FaultInputTest < Minitest::Test
+  def plan(text)
+    path = File.join(tmpdir, "plan.rb")
+    File.write(path, text)
+    path
+  end
+
+  CASES = {
+    "negative duration" => [%w[run --duration -1], /--duration must be a number of seconds >= 0.5 \(got "-1"\)/],
+    "concurrency 0" => [%w[run --concurrency 0], /--concurrency must be a whole number from 1 to 10000 \(got "0"\)/],
+    "unknown server" => [["run", "--setup", "pumba x2:5"], /unknown server "pumba".*did you mean "puma".*accepted servers: puma, unicorn, thin, passenger/],
+    "zero workers" => [["run", "--setup", "puma x0:5"], /workers must be 1\.\.256 \(got 0\)/],
+    "misspelt option" => [%w[run --duraton 2], /unknown option --duraton \(did you mean "--duration"\?\)/]
+  }.freeze
+
+  CASES.each do |name, (argv, message)|
+    define_method("test_#{name.tr(' ', '_')}") do
+      status, _out, err = run_cli(*argv)
+      assert_equal 2, status
+      assert_equal 1, err.lines.size
+      assert_match message, err
+    end
+  end
+
+  def test_plan_syntax_error
+    status, _out, err = run_cli("run", plan("setup \"puma x1:2\"\nconcurrency 1,\n"))
+    assert_equal [2, 1], [status, err.lines.size]
+    assert_match(/plan\.rb:\d+ has a Ruby syntax error/, err)
+  end
+
+  def test_plan_unknown_keyword
+    status, _out, err = run_cli("run", plan("setup \"puma x1:2\"\nendpont \"/\"\n"))
+    assert_equal 2, status
+    assert_match(/plan\.rb:2: unknown keyword "endpont" \(did you mean "endpoint"\?\); accepted:/, err)
+  end
+
+  def test_plan_wrong_types
+    status, _out, err = run_cli("run", plan("setup \"puma x1:2\"\nduration [1]\nrepeat \"x\"\n"))
+    assert_equal 2, status
+    assert_match(/--duration must be a number of seconds/, err)
+  end
+end

@@ -1,0 +1,81 @@
+# frozen_string_literal: true
+
+require_relative "fault_helper"
+
+# Faults on the server side: crashes, hangs, boot failures, a taken port.
+class FaultServerTest < Minitest::Test
+  def app(code)
+    dir = tmpdir
+    File.write(File.join(dir, "config.ru"), code)
+    File.join(dir, "config.ru")
+  end
+
+  def test_a_worker_killed_mid_trial_is_recorded_and_the_run_goes_on
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "4", "-d", "3", "--warmup", "0", "-o", out)
+    @rb.wait_until { read_setups(out).any? }
+    sleep 1
+    worker = read_setups(out).first["worker_pids"].first
+    Process.kill("KILL", worker)
+    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
+    trial = read_trials(out).first
+    assert_operator trial["requests"], :>, 0
+    restarts = trial.dig("processes", "worker_restarts").to_i
+    assert(trial["error_total"].positive? || restarts.positive?, "the kill shows as errors or a restart: #{trial.inspect}")
+  end
+
+  def test_the_whole_server_killed_mid_trial_fails_that_setup_and_the_next_runs
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "-s", "puma x2:2", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "2,4", "-d", "2",
+                    "--warmup", "0", "-o", out)
+    @rb.wait_until { read_setups(out).any? }
+    sleep 0.8
+    Process.kill("KILL", -read_setups(out).first["master_pid"])
+    assert_fault_outcome(exit_code: 1, message: nil, run_dir: out, min_trials: 2)
+    failed = read_setups(out).find { |s| s["status"] == "failed" }
+    assert_equal "puma x2:2", failed["setup"]
+    assert_match(/server died during the run/, failed["reason"])
+    assert_equal 2, read_trials(out).count { |t| t["setup"] == "unicorn x2" }, "the next setup ran"
+    assert_match(/FAILED puma x2:2: server died/, @rb.stderr)
+  end
+
+  def test_a_server_that_never_becomes_ready_hits_the_boot_deadline
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", app("sleep 600\nrun ->(_) { [200, {}, []] }\n"), "-s", "puma x1:1", "-e", "/",
+                    "-c", "1", "-d", "1", "--boot-timeout", "3", "--stop-timeout", "2", "-o", out)
+    assert_fault_outcome(exit_code: 1, message: nil, run_dir: out)
+    assert_match(/did not answer on port \d+ within 3.0 s/, read_setups(out).first["reason"])
+  end
+
+  def test_a_config_ru_that_raises_at_boot
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", app("raise 'broken app'\n"), "-s", "unicorn x1", "-e", "/", "-c", "1", "-d", "1",
+                    "-o", out)
+    assert_fault_outcome(exit_code: 1, message: nil, run_dir: out)
+    setup = read_setups(out).first
+    assert_match(/exited during boot/, setup["reason"])
+    assert_match(/broken app/, setup["log_tail"])
+  end
+
+  def test_a_server_that_accepts_but_never_answers
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", app("run ->(_) { sleep 600; [200, {}, []] }\n"), "-s", "puma x1:2", "-e", "/slow",
+                    "-c", "2", "-d", "2", "--timeout", "1", "--warmup", "0", "--no-verify", "--stop-timeout", "2",
+                    "-o", out)
+    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
+    trial = read_trials(out).first
+    assert_equal 0, trial["requests"]
+    assert_equal 2, trial["errors"]["timeout"], "each connection's request counted as a timeout"
+    assert_match(/no response in the whole trial/, trial["notes"].join)
+  end
+
+  def test_the_port_taken_by_another_process
+    squatter = TCPServer.new("127.0.0.1", 0)
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "-s", "puma x1:1", "-e", "/hello", "-c", "1", "-d", "1", "--port", squatter.addr[1], "-o", out)
+    assert_fault_outcome(exit_code: 1, message: nil, run_dir: out)
+    assert_match(/port #{squatter.addr[1]} on 127.0.0.1 is already in use by another process/, read_setups(out).first["reason"])
+  ensure
+    squatter&.close
+  end
+end

@@ -1,0 +1,57 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "run_fixture"
+
+class CliCompareTest < Minitest::Test
+  F = Rackbench::RunFixture
+  CELL = { setup: "puma x2:3", endpoint: "/hello", concurrency: 8 }.freeze
+
+  def run_with(name, trials)
+    F.write(File.join(tmpdir, name), trials: trials)
+  end
+
+  def test_same_within_noise_for_equal_distributions
+    a = run_with("a", F.repetitions([98, 100, 102], **CELL))
+    b = run_with("b", F.repetitions([101, 99, 100], **CELL))
+    status, out, err = run_cli("compare", a, b, "--fail-if-slower", "1")
+    assert_equal 0, status, err
+    assert_match(/Method: Welch's t-test on the repetitions \(two-sided, alpha = 0.05\)/, out)
+    assert_match(/^puma x2:3\s+8\s+req\/s\s+100 ±2% n=3\s+100 ±1% n=3\s+\+0\.0%\s+1\.000\s+same within noise$/, out)
+    assert_includes out, "req/s in 1 cell(s) compared: 1 same within noise."
+  end
+
+  def test_flags_a_clear_difference_and_fails_when_asked
+    a = run_with("a", F.repetitions([197, 200, 203], **CELL))
+    b = run_with("b", F.repetitions([78, 80, 82], **CELL))
+    status, out, err = run_cli("compare", a, b, "--fail-if-slower", "5%")
+    assert_equal 1, status
+    assert_match(/req\/s\s+200 ±2% n=3\s+80.0 ±2% n=3\s+-60\.0%\s+<0\.001\s+slower$/, out)
+    assert_equal "Slower: req/s is significantly lower by more than 5% in 1 cell(s): /hello puma x2:3 c=8 (-60.0%) " \
+                 "(--fail-if-slower 5)\n", err
+    status, out, = run_cli("compare", b, a)
+    assert_equal 0, status, "without --fail-if-slower a difference is reported, not failed"
+    assert_match(/\+150\.0%\s+<0\.001\s+faster$/, out)
+  end
+
+  def test_untestable_cells_and_cells_in_one_run
+    a = run_with("a", F.repetitions([80], **CELL) + F.repetitions([5, 6], **CELL, concurrency: 32))
+    b = run_with("b", F.repetitions([200, 210], **CELL))
+    status, out, = run_cli("compare", a, b, "--fail-if-slower", "0")
+    assert_equal 0, status
+    assert_match(/n<2, cannot test$/, out)
+    assert_match(%r{Only in A \(not compared\):\n  /hello  puma x2:3  c=32\n}, out)
+  end
+
+  def test_errors_are_one_line
+    a = run_with("a", F.repetitions([1, 2], **CELL))
+    status, _, err = run_cli("compare", a)
+    assert_equal [2, "Error: give two run directories: rackbench compare RUN_A RUN_B\n"], [status, err]
+    status, _, err = run_cli("compare", a, a, "--fail-if-slower", "lots")
+    assert_equal 2, status
+    assert_match(/\AError: --fail-if-slower takes a percentage of 0 or more, like 5 or 2.5; got "lots"\n\z/, err)
+    status, _, err = run_cli("compare", a, File.join(tmpdir, "missing"))
+    assert_equal 1, status
+    assert_match(/\AError: .*missing is not a rackbench run directory/, err)
+  end
+end

@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "csv"
+require_relative "run_fixture"
+
+class CliReportTest < Minitest::Test
+  def run_dir
+    Rackbench::RunFixture.full_run(File.join(tmpdir, "run"))
+  end
+
+  def test_default_is_the_terminal_table
+    status, out, = run_cli("report", run_dir)
+    assert_equal 0, status
+    assert_match(%r{^/hello\s+c=1\s+c=8$}, out)
+    assert_match(/^puma x2:3\s+5000 ±2%/, out)
+  end
+
+  def test_each_format_to_stdout
+    dir = run_dir
+    _, json, = run_cli("report", dir, "--format", "json")
+    assert_equal "rackbench.report/1", JSON.parse(json)["schema"]
+    _, md, = run_cli("report", dir, "-f", "md")
+    assert_includes md, "| /hello | c=1 | c=8 |"
+    _, csv, = run_cli("report", dir, "--format", "csv")
+    assert_equal 24, CSV.parse(csv, headers: true).size
+    _, pivot, = run_cli("report", dir, "--format", "csv", "--pivot", "concurrency")
+    assert_includes pivot, "concurrency 8,req/s (median)\nendpoint \\ setup,puma x2:3,unicorn x2\n/hello,10000.0,6000.0\n"
+  end
+
+  def test_html_to_a_file
+    out_file = File.join(tmpdir, "r.html")
+    status, out, err = run_cli("report", run_dir, "--format", "html", "--output", out_file)
+    assert_equal 0, status, err
+    assert_empty out
+    assert_includes err, "Wrote #{out_file}"
+    assert_includes File.read(out_file), "<canvas id=\"chart-rps-0\""
+  end
+
+  def test_bad_input_is_one_error_line
+    dir = run_dir
+    [[%w[--format xml], /unknown --format "xml"; accepted: table, html, md, csv, json/],
+     [%w[--format md --pivot endpoint], /--pivot applies to --format csv only/],
+     [%w[--format csv --pivot setup], /unknown --pivot "setup"; accepted: endpoint, concurrency/]].each do |args, message|
+      status, _, err = run_cli("report", dir, *args)
+      assert_equal 2, status
+      assert_match(/\AError: #{message.source}.*\n\z/, err)
+    end
+    status, _, err = run_cli("report", File.join(tmpdir, "nothing"))
+    assert_equal 1, status
+    assert_match(/\AError: .* is not a rackbench run directory/, err)
+  end
+
+  def test_help_documents_the_csv_tables
+    status, out, = run_cli("report", "--help")
+    assert_equal 0, status
+    assert_match(/--pivot BY/, out)
+    assert_match(/tidy: one row per trial/, out)
+  end
+end

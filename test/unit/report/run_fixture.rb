@@ -1,0 +1,79 @@
+# frozen_string_literal: true
+
+require "json"
+require "fileutils"
+
+module Rackbench
+  # Writes a run directory from given numbers, so report and compare tests
+  # assert on known values: meta.json, trials.jsonl, setups.jsonl.
+  module RunFixture
+    META = {
+      "rackbench" => "0.1.0", "ruby" => "ruby 3.1.2p20 (2022-04-12 revision 4491bb740a) [x86_64-linux-gnu]",
+      "hostname" => "bench-host", "kernel" => "Linux 6.1.0", "cpu_model" => "AMD EPYC", "cores" => 2,
+      "memory_bytes" => 25_276_514_304, "started_at" => "2026-11-22T15:27:16.141Z",
+      "argv" => %w[rackbench run -s puma\ x2:3 -r 3], "engine" => { "name" => "wrk", "version" => "4.1.0" },
+      "servers" => { "puma" => "8.0.2", "unicorn" => "6.1.0" },
+      "plan" => { "duration_s" => 1.0, "warmup_s" => 0.0, "repeat" => 3 }
+    }.freeze
+
+    module_function
+
+    # One stored trial; rps and p99 as given, the other figures derived.
+    def trial(setup:, endpoint:, concurrency:, repetition:, rps:, p99: 10.0, errors: 0, memory: nil, cpu: nil)
+      record = {
+        "key" => "#{setup}|#{endpoint}|#{concurrency}|#{repetition}", "setup" => setup, "server" => setup.split.first,
+        "workers" => 2, "threads" => 3, "endpoint" => endpoint, "concurrency" => concurrency, "repetition" => repetition,
+        "started_at" => "2026-11-22T15:27:18.165Z", "engine" => "wrk", "loop" => "closed", "duration_s" => 1.0,
+        "requests" => rps.round, "bytes" => rps.round * 100, "rps" => rps,
+        "latency_ms" => { "min" => 0.1, "mean" => p99 / 4, "stdev" => 1.0, "p50" => p99 / 5, "p75" => p99 / 3,
+                          "p90" => p99 / 2, "p99" => p99, "p99.9" => p99 * 1.2, "max" => p99 * 1.5 },
+        "errors" => { "connect" => 0, "read" => 0, "write" => 0, "timeout" => 0, "status" => errors },
+        "error_total" => errors, "command" => ["wrk", "-c", concurrency.to_s], "log" => "x.log"
+      }
+      record["memory"] = memory if memory
+      record["cpu"] = cpu if cpu
+      record
+    end
+
+    # Trials for each value in rps_values (one repetition each).
+    def repetitions(rps_values, p99s: nil, **cell)
+      rps_values.each_with_index.map do |rps, i|
+        trial(repetition: i + 1, rps: rps, p99: p99s ? p99s[i] : 10.0, **cell)
+      end
+    end
+
+    def ok_setup(label, repetition = 1)
+      { "setup" => label, "server" => label.split.first, "repetition" => repetition, "status" => "ok",
+        "version" => "8.0.2", "argv" => ["puma", "-w", "2"], "port" => 40_000, "boot_s" => 1.2,
+        "master_pid" => 100, "worker_pids" => [101, 102] }
+    end
+
+    def write(dir, trials:, setups: [], meta: META)
+      FileUtils.mkdir_p(File.join(dir, "logs"))
+      File.write(File.join(dir, "meta.json"), JSON.pretty_generate(meta.merge("run_dir" => dir)))
+      File.write(File.join(dir, "trials.jsonl"), trials.map { |t| JSON.generate(t) + "\n" }.join)
+      File.write(File.join(dir, "setups.jsonl"), setups.map { |s| JSON.generate(s) + "\n" }.join)
+      dir
+    end
+
+    # A small complete run: 2 setups x 2 endpoints x c = 1, 8 x 3 repetitions,
+    # with memory and CPU samples and one failed boot.
+    def full_run(dir, memory: true)
+      trials = []
+      { "puma x2:3" => 1.0, "unicorn x2" => 0.6 }.each do |setup, factor|
+        { "/hello" => 5000.0, "/pause/0.05" => 100.0 }.each do |endpoint, base|
+          [1, 8].each do |c|
+            rps = base * factor * (c == 8 ? 2 : 1)
+            mem = memory ? { "pss_total_mb" => 120.0 * factor, "pss_per_worker_mb" => 45.0 * factor, "uss_total_mb" => 90.0 } : nil
+            cpu = memory ? { "server_pct" => 70.0 * factor, "client_pct" => 20.0 } : nil
+            trials += repetitions([rps * 0.98, rps, rps * 1.02], p99s: [20.0 / factor, 21.0 / factor, 22.0 / factor],
+                                  setup: setup, endpoint: endpoint, concurrency: c, memory: mem, cpu: cpu)
+          end
+        end
+      end
+      failed = { "setup" => "thin", "server" => "thin", "repetition" => 1, "status" => "failed",
+                 "reason" => "thin did not answer within 60 s", "log_tail" => "boom" }
+      write(dir, trials: trials, setups: [ok_setup("puma x2:3"), ok_setup("unicorn x2"), failed])
+    end
+  end
+end
