@@ -9,8 +9,9 @@
 # map, which is what makes smaps_rollup expensive for real workers.
 # Two measures, side by side in the same run:
 # 1. the sampling thread's own CPU time (CLOCK_THREAD_CPUTIME_ID, read inside
-#    the thread by the Sampler): discovery (one pass over /proc, as
-#    Server::Instance#processes does for one root), stat and smaps_rollup;
+#    the thread by the Sampler): discovery (walking children from this
+#    process, as Sampler.roles_for does from a server's master), stat and
+#    smaps_rollup;
 # 2. this whole process's CPU time over the sampling window minus the same
 #    over an equally long idle window just before (catches GC or wake-up
 #    costs outside the thread).
@@ -44,8 +45,8 @@ def measure(kind, argv)
   children = Array.new(COUNT) { Rackbench::ProcessControl::Child.spawn(argv, log_path: File::NULL) }
   pids = children.map(&:pid)
   sleep 0.5 # let them finish starting
-  roles = lambda do
-    found = Rackbench::Sampling::ProcessTree.all.select { |e| pids.include?(e.pid) }
+  roles = lambda do # as Sampler.roles_for does for a server: walk the children of the root
+    found = Rackbench::Sampling::Sampler.walk([Process.pid]).select { |e| pids.include?(e.pid) }
     { "master" => found.first(1), "worker" => found.drop(1) }
   end
   sampler = Rackbench::Sampling::Sampler.new(roles: roles)
@@ -61,7 +62,7 @@ def report(kind, summary, idle, busy)
   added_pct = 100.0 * (busy - idle)
   memory_reads = summary.samples.count { |s| s.readings.any?(&:pss) }
   puts "#{COUNT} idle #{kind} processes, default rates (CPU every #{summary.interval} s, " \
-       "smaps and discovery every #{Rackbench::Sampling::Sampler::MEMORY_INTERVAL} s):"
+       "smaps every #{Rackbench::Sampling::Sampler::MEMORY_INTERVAL} s, discovery every #{Rackbench::Sampling::Sampler::DISCOVER_INTERVAL} s):"
   puts format("  %d samples (%d with smaps) in %.2f s, %d missed ticks, %d processes on the machine",
               summary.samples.size, memory_reads, summary.duration, summary.missed_ticks,
               Rackbench::Sampling::ProcessTree.all.size)

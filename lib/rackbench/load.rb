@@ -4,6 +4,7 @@ require_relative "error"
 require_relative "suggest"
 require_relative "load/result"
 require_relative "load/wrk"
+require_relative "load/wrk_open_loop"
 require_relative "load/fake"
 
 module Rackbench
@@ -16,8 +17,10 @@ module Rackbench
   #   #command(url:, concurrency:, duration:, threads: nil, timeout: 30) -> argv
   #   #run(url:, concurrency:, duration:, log_path:, threads: nil, timeout: 30)
   #                -> Load::Result; raises Rackbench::Error with one line
+  # Open-loop engines ("wrk-open") take rate: (requests per second) instead
+  # of concurrency: and return loop "open"; see Load::WrkOpenLoop.
   module Load
-    ENGINES = { "wrk" => -> { Wrk.new }, "fake" => -> { Fake.new } }.freeze
+    ENGINES = { "wrk" => -> { Wrk.new }, "wrk-open" => -> { WrkOpenLoop.new }, "fake" => -> { Fake.new } }.freeze
 
     module_function
 

@@ -5,6 +5,7 @@ require_relative "clock"
 require_relative "error"
 require_relative "workload/arena"
 require_relative "workload/upstream_stub"
+require_relative "workload/app"
 require_relative "runner/session"
 
 module Rackbench
@@ -47,7 +48,7 @@ module Rackbench
 
     def context(env)
       Session::Context.new(plan: @plan, config: @config, store: @store, engine: @engine, listener: @listener,
-                           env: env, progress: @progress)
+                           env: env, progress: @progress, app: Workload::App.resolve(@config[:app]))
     end
 
     def with_upstream

@@ -15,16 +15,16 @@ module Rackbench
 
     module_function
 
-    def adapter(key)
+    def adapter(key, app: nil)
       klass = ADAPTERS.fetch(key) do
         raise UsageError, "unknown server #{key.inspect}#{Suggest.did_you_mean(key, ADAPTERS.keys)}; " \
                           "accepted: #{ADAPTERS.keys.join(', ')}"
       end
-      klass.new
+      klass.new(app: app)
     end
 
-    def all
-      ADAPTERS.values.map(&:new)
+    def all(app: nil)
+      ADAPTERS.values.map { |klass| klass.new(app: app) }
     end
   end
 end

@@ -6,6 +6,7 @@ require_relative "../plan"
 require_relative "../plan_file"
 require_relative "../load"
 require_relative "../runner"
+require_relative "../workload/app"
 require_relative "../environment"
 require_relative "../store/run_dir"
 require_relative "../report/listener"
@@ -31,7 +32,6 @@ module Rackbench
         config = with_default_setups(config)
         engine = checked_engine(config[:engine])
         check_servers!(config)
-        check_app!(config)
         execute(Plan.new(config), engine)
       end
 
@@ -39,10 +39,10 @@ module Rackbench
 
       def execute(plan, engine, store = nil)
         store ||= Store::RunDir.create(plan.config[:out] || default_out).tap { |s| s.write_meta(meta_for(plan, engine, s)) }
-        listener = Report::Fanout.new(plan.config[:quiet] ? [] : [Report::Progress.new(@err)])
+        listener = Rackbench::Report::Fanout.new(plan.config[:quiet] ? [] : [Rackbench::Report::Progress.new(@err)])
         listener.run_started(store.meta)
         Interrupts.guard { Runner.new(plan: plan, store: store, engine: engine, listener: listener).call }
-        Report::Table.new(store.trials, setups: store.setups, io: @out).render
+        Rackbench::Report::Table.new(store.trials, setups: store.setups, io: @out).render
         @err.puts "Run directory: #{store.path}"
         failed?(store) ? 1 : 0
       rescue Error => e
@@ -112,7 +112,7 @@ module Rackbench
       def with_default_setups(config)
         return config unless config[:setups].empty? && config[:url].nil?
 
-        installed = Server.all.select(&:available?).map(&:key)
+        installed = Server.all(app: Workload::App.resolve(config[:app])).select(&:available?).map(&:key)
         raise Error, "no app server is installed: run bin/setup (rackbench servers lists them)" if installed.empty?
 
         Config.build(config.merge(setups: Config.default_setups(installed: installed)))
@@ -126,18 +126,14 @@ module Rackbench
       end
 
       def check_servers!(config)
+        app = Workload::App.resolve(config[:app])
         config[:setups].map(&:server).uniq.each do |key|
-          next if Server.adapter(key).available?
+          adapter = Server.adapter(key, app: app)
+          next if adapter.available?
 
-          raise Error, "#{key} is not installed here: #{CLI::Servers::HOW.fetch(key, 'run bin/setup')}"
+          where = app.bundled? ? "in your app's bundle" : "here"
+          raise Error, "#{key} is not installed #{where}: #{adapter.install_hint}"
         end
-      end
-
-      def check_app!(config)
-        return if config[:app].nil?
-        return if File.file?(config[:app]) && config[:app].end_with?(".ru")
-
-        raise UsageError, "--app #{config[:app].inspect} must be a config.ru file that exists"
       end
 
       def meta_for(plan, engine, store)
@@ -145,12 +141,13 @@ module Rackbench
           "run_dir" => File.expand_path(store.path), "started_at" => Clock.wall_iso8601,
           "argv" => ["rackbench", "run", *@argv_seen], "plan" => plan.to_h, "config" => Config.dump(plan.config),
           "engine" => { "name" => engine.name, "version" => engine.version },
-          "servers" => plan.setups.map(&:server).uniq.to_h { |k| [k, server_version(k)] }
+          "servers" => plan.setups.map(&:server).uniq.to_h { |k| [k, server_version(k, plan.config)] },
+          "app" => Workload::App.resolve(plan.config[:app]).to_h
         )
       end
 
-      def server_version(key)
-        key == Plan::EXTERNAL_SERVER ? nil : Server.adapter(key).version
+      def server_version(key, config)
+        key == Plan::EXTERNAL_SERVER ? nil : Server.adapter(key, app: Workload::App.resolve(config[:app])).version
       end
 
       def default_out

@@ -75,9 +75,8 @@ module Rackbench
                                                     timeout: call.timeout))
       end
 
-      # ERROR_KINDS is Rackbench::Load::ERROR_KINDS (defined in result.rb).
       def errors(given)
-        ERROR_KINDS.to_h { |kind| [kind, 0] }.merge(given.transform_keys(&:to_s))
+        Result::ERROR_KINDS.to_h { |kind| [kind, 0] }.merge(given.transform_keys(&:to_s))
       end
 
       def log(call, result)

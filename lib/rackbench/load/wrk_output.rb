@@ -59,10 +59,9 @@ module Rackbench
         raise Error, "wrk's #{MARKER} line has #{key}=#{value.inspect}, expected a whole number"
       end
 
-      # ERROR_KINDS is Rackbench::Load::ERROR_KINDS (defined in result.rb).
       def errors(json)
         given = section(json, "errors")
-        ERROR_KINDS.to_h { |kind| [kind, count(given, kind)] }
+        Result::ERROR_KINDS.to_h { |kind| [kind, count(given, kind)] }
       end
 
       def latency(json)

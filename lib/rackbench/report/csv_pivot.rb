@@ -27,8 +27,11 @@ module Rackbench
 
       private
 
+      SHOWN = %w[rps goodput_rps latency_ms.mean latency_ms.p99 memory.pss_total_mb memory.pss_per_worker_mb
+                 cpu.server_pct cpu.client_pct].freeze
+
       def metrics
-        @data.metrics.reject { |m| %w[latency_ms.p50 latency_ms.p90 latency_ms.max].include?(m.key) }
+        @data.metrics.select { |m| SHOWN.include?(m.key) }
       end
 
       def by_endpoint(csv)

@@ -10,7 +10,7 @@ module Rackbench
     # ("memory.<key>", "cpu.<key>") appear when any trial carries them.
     class CsvTidy
       BASE = %w[setup server workers threads endpoint concurrency repetition loop engine started_at
-                duration_s requests bytes rps].freeze
+                duration_s requests bytes rps goodput_rps].freeze
       LATENCY = %w[min mean stdev p50 p75 p90 p99 p99.9 max].freeze
       ERRORS = %w[connect read write timeout status].freeze
 

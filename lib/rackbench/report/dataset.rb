@@ -39,6 +39,13 @@ module Rackbench
         @cells.cells.select { |c| c.errors.positive? }
       end
 
+      # The runner's notes on trials ("notes": [text]), each with the cells it applies to.
+      def notes
+        @trials.each_with_object(Hash.new { |h, k| h[k] = [] }) do |t, out|
+          Array(t["notes"]).each { |note| out[note.to_s] |= ["#{t['setup']} #{t['endpoint']}"] }
+        end
+      end
+
       def memory? = sampled?("memory")
       def cpu? = sampled?("cpu")
 

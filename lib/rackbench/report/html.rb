@@ -4,6 +4,7 @@ require_relative "dataset"
 require_relative "html/escape"
 require_relative "html/chart_data"
 require_relative "html/sections"
+require_relative "html/leaders"
 require_relative "../version"
 require_relative "../error"
 
@@ -82,7 +83,8 @@ module Rackbench
       end
 
       def body
-        [header, overview, *@data.endpoints.each_with_index.map { |e, i| endpoint_section(e, i) },
+        empty = @data.trials.empty? ? section("empty", "No trials", "<p>No trials are stored in this run directory yet.</p>") : nil
+        [header, empty, overview, *@data.endpoints.each_with_index.map { |e, i| endpoint_section(e, i) },
          resources, section("warnings", "Warnings", @sections.warnings),
          section("method", "Method", @sections.method_list), section("environment", "Environment", @sections.environment),
          section("setups", "Server boots", @sections.setups_table)].compact.join("\n")
@@ -91,7 +93,7 @@ module Rackbench
       def header
         m = @data.meta
         min, max = @data.repetitions
-        facts = ["#{@data.setups.size} setups", "#{@data.endpoints.size} endpoints", "c = #{@data.levels.join(', ')}",
+        facts = @data.trials.empty? ? [] : ["#{@data.setups.size} setups", "#{@data.endpoints.size} endpoints", "c = #{@data.levels.join(', ')}",
                  "#{min == max ? min : "#{min}–#{max}"} repetitions", @data.loops.map { |l| "#{l} loop" }.join(", "),
                  [m.dig("engine", "name"), m.dig("engine", "version")].compact.join(" ")].reject { |f| f.to_s.strip.empty? }
         failed = @data.failed_setups.size
@@ -104,6 +106,7 @@ module Rackbench
       def overview
         level = @data.common_level or return nil
         section("overview", "At c = #{level}: req/s",
+                "#{Leaders.new(@data, level).render}" \
                 "<p class=\"note\">Median of the repetitions; whiskers and hover show the 95% interval. " \
                 "The highest concurrency every setup ran at.</p><div class=\"grid\">" \
                 "#{figure('bars-by-endpoint', 'By endpoint')}#{figure('bars-by-setup', 'By setup')}</div>")

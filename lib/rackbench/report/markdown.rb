@@ -15,6 +15,8 @@ module Rackbench
 
       def render
         out = +"## rackbench: #{esc(run_name)}\n\n#{environment_line}\n"
+        return out << "\nNo trials are stored in this run directory yet.\n" if @data.trials.empty?
+
         @data.endpoints.each { |endpoint| out << "\n" << endpoint_table(endpoint) }
         out << failures
         out << "\n#{method_note}\n"

@@ -16,7 +16,7 @@ module Rackbench
     # stop. Any SetupFailed is recorded in setups.jsonl with its reason and
     # log tail; the server is always stopped.
     class Session
-      Context = Struct.new(:plan, :config, :store, :engine, :listener, :env, :progress, keyword_init: true)
+      Context = Struct.new(:plan, :config, :store, :engine, :listener, :env, :progress, :app, keyword_init: true)
 
       def initialize(setup:, repetition:, trials:, context:)
         @setup = setup
@@ -52,8 +52,9 @@ module Rackbench
 
       def boot
         started = Clock.now
-        instance = Server::Instance.new(adapter: Server.adapter(@setup.server), setup: @setup, app: app,
-                                        port: @config[:port] || Ports.free, dir: server_dir, env: @ctx.env,
+        instance = Server::Instance.new(adapter: Server.adapter(@setup.server, app: @ctx.app), setup: @setup,
+                                        app: @ctx.app.config_ru, port: @config[:port] || Ports.free,
+                                        dir: server_dir, env: @ctx.env.merge(@ctx.app.env),
                                         ready_path: ready_path, boot_timeout: @config[:boot_timeout],
                                         stop_timeout: @config[:stop_timeout])
         @instance = instance
@@ -115,17 +116,18 @@ module Rackbench
       def setup_record(instance, boot_s:)
         { "setup" => @setup.label, "server" => @setup.server, "repetition" => @rep, "status" => "ok",
           "version" => instance.adapter.version, "argv" => instance.argv, "config_files" => instance.files,
-          "env" => instance.adapter.env(@setup), "port" => instance.port, "boot_s" => boot_s.round(3),
+          "env" => redact(instance.adapter.env(@setup).merge(@ctx.app.env)), "port" => instance.port, "boot_s" => boot_s.round(3),
           "master_pid" => instance.child.pid, "worker_pids" => instance.workers.map(&:pid),
           "at" => Clock.wall_iso8601 }
       end
 
-      def base_url
-        @instance ? @instance.url("") : @config[:url]
+      # Environment as stored: secrets masked, unset variables shown as unset.
+      def redact(env)
+        env.to_h { |k, v| [k, k.match?(/SECRET|TOKEN|PASSWORD|KEY_BASE/) && v ? "(generated, not stored)" : (v || "(unset)")] }
       end
 
-      def app
-        @config[:app] || Workload::Arena::CONFIG_RU
+      def base_url
+        @instance ? @instance.url("") : @config[:url]
       end
 
       def server_dir

@@ -19,6 +19,8 @@ module Rackbench
         end
       end
 
+      # state ppid, 9 skipped, utime stime, 4 skipped, num_threads, 1 skipped, starttime, 1 skipped, rss
+      FIELDS = /\G\) (\S) (-?\d+) (?:\S+ ){9}(\d+) (\d+) (?:\S+ ){4}(\d+) \S+ (\d+) \S+ (\d+)/n.freeze
       TICKS = Etc.sysconf(Etc::SC_CLK_TCK)
       PAGE = Etc.sysconf(Etc::SC_PAGESIZE)
 
@@ -31,22 +33,22 @@ module Rackbench
       # nil when the process is gone (or unreadable); never raises for that.
       # Fields after "(comm)" (proc(5), 1-based numbers): 3 state, 4 ppid,
       # 14 utime, 15 stime, 20 num_threads, 22 starttime, 24 rss (pages).
-      # comm may hold spaces and parentheses, so split after the last ")".
       def read(pid, proc_root: "/proc")
         parse(File.binread("#{proc_root}/#{pid}/stat"), pid)
       rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES
         nil
       end
 
-      # nil for a truncated or empty line.
+      # nil for a truncated or empty line. One anchored match from the last
+      # ")" (comm may hold spaces and parentheses) keeps allocations low:
+      # this runs for every process at every sample.
       def parse(raw, pid)
-        close = raw.rindex(")")
-        f = raw.byteslice(close + 2, raw.bytesize).split(" ", 23)
-        Stat.new(pid: Integer(pid), ppid: f[1].to_i, comm: comm(raw, close), state: f[0],
-                 starttime: f[19].to_i, utime_ticks: f[11].to_i, stime_ticks: f[12].to_i,
-                 threads: f[17].to_i, rss_bytes: f[21].to_i * PAGE)
-      rescue NoMethodError, TypeError, ArgumentError
-        nil
+        close = raw.rindex(")") or return nil
+        m = FIELDS.match(raw, close) or return nil
+        open = raw.index("(")
+        Stat.new(pid: Integer(pid), ppid: m[2].to_i, comm: raw.byteslice(open + 1, close - open - 1), state: m[1],
+                 utime_ticks: m[3].to_i, stime_ticks: m[4].to_i, threads: m[5].to_i, starttime: m[6].to_i,
+                 rss_bytes: m[7].to_i * PAGE)
       end
 
       # Pids of the process's children: /proc/PID/task/TID/children lists
@@ -58,10 +60,6 @@ module Rackbench
         Dir.children(dir).flat_map { |tid| File.binread("#{dir}/#{tid}/children").split.map(&:to_i) }
       rescue Errno::ENOENT, Errno::ESRCH, Errno::EACCES
         nil
-      end
-
-      def comm(raw, close)
-        raw.byteslice(raw.index("(") + 1, close - raw.index("(") - 1).force_encoding(Encoding::UTF_8).scrub
       end
 
       # VmRSS and Threads from /proc/PID/status, in bytes and threads (nil when gone).

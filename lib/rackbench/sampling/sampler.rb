@@ -44,8 +44,8 @@ module Rackbench
     class Sampler
       DEFAULT_INTERVAL = 0.1
       MEMORY_INTERVAL = 1.0
-      DISCOVER_INTERVAL = 1.0
-      BUDGET = 0.003
+      DISCOVER_INTERVAL = 2.0
+      BUDGET = 0.002
       CLIENT = TrialSummary::CLIENT
 
       # roles: callable returning {role => [ProcessTree::Entry or pid, ...]}
@@ -160,7 +160,6 @@ module Rackbench
           readings, gone = read(memory)
           forget(gone) # exited but not yet reaped: do not rediscover for it again
         end
-        @stats.keep(readings.map(&:pid))
         @samples << Sample.new(t: now - @t0, readings: readings)
       rescue StandardError => e
         @errors << "#{e.class}: #{e.message}"
@@ -184,7 +183,8 @@ module Rackbench
 
       def discover(now)
         @rediscover = false
-        @groups = budgeted(:discover, now) { @roles.call.to_h { |role, entries| [role.to_s, Array(entries)] } }
+        @targets = budgeted(:discover, now) { flatten(@roles.call) }
+        @stats.keep(@targets.map(&:first))
       end
 
       def run
@@ -221,29 +221,48 @@ module Rackbench
 
       # [readings, pids of server processes from the last discovery that are gone]
       def read(memory)
-        seen = {}
         gone = []
-        groups = @client ? @groups.merge(CLIENT => Array(@client.call)) { |_, a, b| a + b } : @groups
-        readings = groups.flat_map do |role, entries|
-          entries.filter_map do |entry|
-            pid = pid_of(entry)
-            next if seen[pid]
-
-            seen[pid] = true
-            r = reading(pid, role, entry.respond_to?(:starttime) ? entry.starttime : nil, memory)
-            gone << pid if r.nil? && role != CLIENT
-            r
-          end
+        readings = targets.filter_map do |pid, role, starttime|
+          r = reading(pid, role, starttime, memory)
+          gone << pid if r.nil? && role != CLIENT
+          r
         end
         [readings, gone]
       end
 
+      def targets
+        return @targets unless @client
+
+        @targets + Array(@client.call).filter_map do |entry|
+          pid = pid_of(entry)
+          [pid, CLIENT, starttime_of(entry)] unless @known.key?(pid)
+        end
+      end
+
+      # [pid, role, starttime or nil] for each process, each pid once.
+      def flatten(groups)
+        @known = {}
+        groups.flat_map do |role, entries|
+          Array(entries).filter_map do |entry|
+            pid = pid_of(entry)
+            next if @known.key?(pid)
+
+            @known[pid] = true
+            [pid, role.to_s, starttime_of(entry)]
+          end
+        end
+      end
+
       def forget(pids)
-        @groups = @groups.transform_values { |entries| entries.reject { |e| pids.include?(pid_of(e)) } }
+        @targets = @targets.reject { |pid, _| pids.include?(pid) }
       end
 
       def pid_of(entry)
         entry.respond_to?(:pid) ? entry.pid : Integer(entry)
+      end
+
+      def starttime_of(entry)
+        entry.respond_to?(:starttime) ? entry.starttime : nil
       end
 
       def reading(pid, role, starttime, memory)

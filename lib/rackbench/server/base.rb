@@ -20,7 +20,13 @@ module Rackbench
     #   expected_workers(setup) how many worker processes a booted setup has
     #
     # Adapters only describe a server; Server::Instance boots and stops it.
+    # Built with the app under test: a user's app with a Gemfile runs the
+    # server through `bundle exec` inside that app's own bundle.
     class Base
+      def initialize(app: nil)
+        @app = app
+      end
+
       def key
         self.class::KEY
       end
@@ -34,9 +40,18 @@ module Rackbench
       end
 
       def version
+        return @app.locked_version(gem_name) if @app&.bundled?
+
         Gem::Specification.find_by_name(gem_name).version.to_s
       rescue Gem::MissingSpecError, Gem::LoadError
         nil
+      end
+
+      # What to do when the server is missing (one line).
+      def install_hint
+        return "add `gem \"#{gem_name}\"` to #{@app.gemfile} and run bundle install" if @app&.bundled?
+
+        "run bin/setup (rackbench's Gemfile lists #{gem_name})"
       end
 
       def available?
@@ -77,8 +92,11 @@ module Rackbench
         RbConfig.ruby
       end
 
-      def bin(name = key)
-        Gem.bin_path(gem_name, name)
+      # The command that starts the server's executable.
+      def launch(name = key)
+        return [ruby, Gem.bin_path("bundler", "bundle"), "exec", name] if @app&.bundled?
+
+        [ruby, Gem.bin_path(gem_name, name)]
       end
     end
   end

@@ -17,9 +17,13 @@ module Rackbench
       KEY = "passenger"
       BINARY = File.executable?("/usr/bin/passenger") ? "/usr/bin/passenger" : "passenger"
 
-      def initialize(binary: BINARY)
-        super()
+      def initialize(app: nil, binary: BINARY)
+        super(app: app)
         @binary = binary
+      end
+
+      def install_hint
+        "apt-get install passenger (Debian's package), or run bin/setup"
       end
 
       def version

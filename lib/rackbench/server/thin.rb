@@ -15,7 +15,7 @@ module Rackbench
       end
 
       def argv(_setup, app:, port:, dir:)
-        [ruby, bin, "start", "-e", "production", "-a", "127.0.0.1", "-p", port.to_s, "-R", app,
+        [*launch, "start", "-e", "production", "-a", "127.0.0.1", "-p", port.to_s, "-R", app,
          "--pid", File.join(dir, "thin.pid"), "--tag", "rackbench"]
       end
 

@@ -15,7 +15,7 @@ module Rackbench
       end
 
       def argv(_setup, app:, port:, dir:)
-        [ruby, bin, "-E", "production", "-c", config_path(dir), "-l", "127.0.0.1:#{port}", app]
+        [*launch, "-E", "production", "-c", config_path(dir), "-l", "127.0.0.1:#{port}", app]
       end
 
       def files(setup, port:, dir:)

@@ -32,6 +32,7 @@ module Rackbench
 
       CORE = [
         Metric.new(key: "rps", label: "req/s", path: %w[rps], unit: "req/s", better: :higher),
+        Metric.new(key: "goodput_rps", label: "goodput", path: %w[goodput_rps], unit: "req/s", better: :higher),
         Metric.new(key: "latency_ms.mean", label: "mean latency", path: %w[latency_ms mean], unit: "ms", better: :lower),
         Metric.new(key: "latency_ms.p50", label: "p50 latency", path: %w[latency_ms p50], unit: "ms", better: :lower),
         Metric.new(key: "latency_ms.p90", label: "p90 latency", path: %w[latency_ms p90], unit: "ms", better: :lower),
@@ -39,10 +40,17 @@ module Rackbench
         Metric.new(key: "latency_ms.max", label: "max latency", path: %w[latency_ms max], unit: "ms", better: :lower)
       ].freeze
 
+      # Labels of the sampled figures the runner stores (Sampling::TrialSummary#to_h).
+      # CPU % is of one core (100 = one core busy); shares are fractions of the machine.
       KNOWN = {
-        "memory.pss_total_mb" => ["PSS footprint", "MB"], "memory.pss_per_worker_mb" => ["PSS per worker", "MB"],
-        "memory.uss_total_mb" => ["USS total", "MB"], "memory.rss_total_mb" => ["RSS total", "MB"],
-        "cpu.server_pct" => ["server CPU", "%"], "cpu.client_pct" => ["load generator CPU", "%"]
+        "memory.pss_total_mb" => ["PSS footprint", "MB"], "memory.pss_total_max_mb" => ["PSS footprint (max)", "MB"],
+        "memory.pss_per_worker_mb" => ["PSS per worker", "MB"], "memory.pss_master_mb" => ["PSS master", "MB"],
+        "memory.uss_total_mb" => ["USS total", "MB"], "memory.rss_sum_mb" => ["RSS sum", "MB"],
+        "memory.rss_max_mb" => ["RSS max", "MB"],
+        "cpu.server_pct" => ["server CPU", "%"], "cpu.client_pct" => ["load generator CPU", "%"],
+        "cpu.master_pct" => ["master CPU", "%"], "cpu.workers_pct" => ["workers CPU", "%"],
+        "cpu.sampler_pct" => ["sampler CPU", "%"], "cpu.server_machine_share" => ["server share of machine", ""],
+        "cpu.client_machine_share" => ["load generator share of machine", ""], "cpu.cores" => ["cores", ""]
       }.freeze
 
       module_function

@@ -64,6 +64,15 @@ class ReportHtmlTest < Minitest::Test
     refute(payload(html)["charts"].any? { |c| %w[memory cpu].include?(c["id"]) })
   end
 
+  def test_trial_notes_and_error_cells_are_warnings
+    trials = F.repetitions([10, 11], setup: "thin", endpoint: "/x", concurrency: 1, errors: 2)
+    trials.each { |t| t["notes"] = ["the server closes each connection (no keep-alive)"] }
+    html = render(F.write(File.join(tmpdir, "run"), trials: trials))
+    assert_includes html, "<li>thin /x: the server closes each connection (no keep-alive)</li>"
+    assert_includes html, "<li>thin on /x at c=1: 4 errors in 21 requests</li>"
+    assert_includes html, "Cells ran twice"
+  end
+
   def test_outside_text_is_escaped_everywhere
     trials = F.repetitions([10, 11], setup: EVIL, endpoint: "/x?a=<!--", concurrency: 1)
     meta = F::META.merge("hostname" => "</script><b>host</b>", "servers" => { "puma" => "\"><img src=x>" })

@@ -81,7 +81,7 @@ module Rackbench
           datasets = [["server", "cpu.server_pct", "#D55E00"], ["load generator", "cpu.client_pct", "#7F7F7F"]].map do |label, key, color|
             series(label, color, pairs.map { |s, e| point(e, s, level, key) })
           end
-          chart("cpu", "bar", labels, datasets, "% CPU", log: false, stacked: true, horizontal: true)
+          chart("cpu", "bar", labels, datasets, "% of one core", log: false, stacked: true, horizontal: true)
         end
 
         def chart(id, type, labels, datasets, unit, log: nil, stacked: false, horizontal: false)

@@ -135,6 +135,7 @@
       value.ticks = { callback: function (v) { return tick(v); } };
     }
     var category = {
+      offset: true, // keeps the first and last points (and their whiskers) off the plot's edge
       stacked: spec.stacked,
       grid: { display: false },
       title: { display: spec.type === 'line', text: 'concurrency (open connections)' }

@@ -37,6 +37,7 @@ module Rackbench
           items += @data.error_cells.map do |c|
             "<li>#{h(c.setup)} on #{h(c.endpoint)} at c=#{h(c.concurrency)}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
           end
+          items += @data.notes.map { |note, cells| "<li>#{h(cells.join(', '))}: #{h(note)}</li>" }
           items << repetitions_note if repetitions_note
           items.empty? ? "<p class=\"ok\">No failed setups and no request errors.</p>" : "<ul class=\"warnings\">#{items.join}</ul>"
         end

@@ -1,0 +1,67 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Load
+    # Whether an open-loop trial held its schedule. An open-loop figure is
+    # only the latency "at R requests a second" if R requests a second were
+    # in fact offered and answered; otherwise it describes some other load.
+    #
+    # A trial is invalid when either:
+    # 1. achieved rate < 99% of the target (MIN_RATE_SHARE): requests were
+    #    still unanswered (in flight) or never sent when wrk stopped, so the
+    #    server fell behind the offered rate (or the client could not offer
+    #    it). The latency lower bounds are still reported.
+    # 2. the schedule slipped: among sends whose connection was free at the
+    #    planned time (so any lateness is the client's own lag, not the
+    #    server's), the mean lateness is above 1 ms (SLIP_MEAN_MAX_MS: wrk's
+    #    timers have 1 ms resolution, so a healthy client stays well below;
+    #    measured 0.05 ms at 50 req/s and 0.4 ms at 2,000 req/s on 2 cores)
+    #    or more than 1% of them went out over 10 ms late (SLIP_LATE_SHARE,
+    #    the "late" count kept by open_loop.lua). A client that lags sends
+    #    less than planned at the moments that matter, which hides latency.
+    #    A single late send (e.g. while wrk starts its threads) is tolerated.
+    module OpenLoopValidity
+      MIN_RATE_SHARE = 0.99
+      SLIP_MEAN_MAX_MS = 1.0
+      SLIP_LATE_MS = 10.0 # must match SLIP_OVER_S in wrk/open_loop.lua
+      SLIP_LATE_SHARE = 0.01
+
+      module_function
+
+      # [valid, reason]: [true, nil] or [false, "one line"].
+      # target_rate, achieved_rate: req/s; slip: the schedule_slip_ms hash.
+      def check(target_rate:, achieved_rate:, slip:)
+        reason = rate_reason(target_rate, achieved_rate) || slip_reason(slip)
+        [reason.nil?, reason]
+      end
+
+      def rate_reason(target, achieved)
+        return nil if achieved >= MIN_RATE_SHARE * target
+
+        format("achieved %.1f req/s, %.1f%% of the %s req/s target (below %d%%): the server did not answer " \
+               "every planned request before wrk stopped; lower the rate or check the server's errors",
+               achieved, 100.0 * achieved / target, format_rate(target), (MIN_RATE_SHARE * 100).round)
+      end
+
+      def slip_reason(slip)
+        sends = slip.fetch("sends")
+        return nil if sends.zero?
+
+        mean = slip.fetch("mean")
+        late_share = slip.fetch("late").to_f / sends
+        return nil if mean <= SLIP_MEAN_MAX_MS && late_share <= SLIP_LATE_SHARE
+
+        format("the load generator fell behind its schedule: sends went out %.2f ms late on average " \
+               "(limit %.1f ms) and %.1f%% over %d ms late (limit %d%%); the client machine is too busy: " \
+               "lower the rate, use fewer connections, or run wrk on other cores",
+               mean, SLIP_MEAN_MAX_MS, 100.0 * late_share, SLIP_LATE_MS, (SLIP_LATE_SHARE * 100).round)
+      end
+
+      def format_rate(rate)
+        rate == rate.to_i ? rate.to_i.to_s : rate.to_s
+      end
+
+      private_class_method :rate_reason, :slip_reason, :format_rate
+    end
+  end
+end

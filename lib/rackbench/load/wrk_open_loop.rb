@@ -1,0 +1,107 @@
+# frozen_string_literal: true
+
+require_relative "wrk"
+require_relative "wrk_open_output"
+require_relative "../error"
+
+module Rackbench
+  module Load
+    # Open-loop (constant-rate) load with Debian's stock wrk 4.1 and a Lua
+    # script (wrk/open_loop.lua; the method, clock and histogram are described
+    # there). Requests are sent on a fixed schedule, R a second, whatever the
+    # server does, and each is timed from its planned send time, so a server
+    # that stalls is charged for every request that would have arrived during
+    # the stall: latency without coordinated omission (wrk2's method). The
+    # uncorrected service time (from the actual send) is reported beside it.
+    #
+    # Same contract as Wrk (name, available?, version, command, run) with a
+    # rate instead of a concurrency:
+    #   run(url:, rate:, duration:, log_path:, connections: nil, timeout: 30,
+    #       expected_latency_ms: nil) -> Result with loop "open"
+    #
+    # Limits:
+    # - One connection per wrk thread; many connections mean many threads
+    #   (wrk starts them at 1-3 ms each, ramping the offered rate up and down
+    #   by that much; see open_loop.lua). Capped at MAX_CONNECTIONS.
+    # - Sends are paced by wrk's 1 ms timers: up to ~1 ms early or late.
+    # - duration is the scheduled window (fractions allowed); wrk runs
+    #   ceil(duration + MIN_DRAIN_S) whole seconds so answers to the last
+    #   sends can arrive. Nothing is sent in that tail.
+    # - HTTP/1.1 keep-alive, one request at a time per connection (no
+    #   pipelining): a connection busy at its planned time sends late, and
+    #   the wait counts in latency.
+    class WrkOpenLoop < Wrk
+      SCRIPT = File.expand_path("wrk/open_loop.lua", __dir__)
+      MIN_DRAIN_S = 0.25
+      # Connection rule: each connection sends every N/R seconds. N >= R x
+      # 10 ms keeps that interval at 10 ms or more, so a connection is
+      # normally free again by its next planned send (a fast response takes
+      # well under 10 ms); N >= R x expected tail latency keeps enough
+      # connections free to go on sending through a slow spell, so the
+      # server sees the queue a real population of users would build.
+      # Requests that wait for a busy connection are still charged in
+      # latency, so a smaller N underestimates nothing; it only changes what
+      # the server sees.
+      MIN_INTERVAL_MS = 10
+      MAX_CONNECTIONS = 1000
+
+      def self.connections_for(rate:, expected_latency_ms: nil)
+        needed = [1, (rate.to_r * MIN_INTERVAL_MS / 1000).ceil]
+        needed << (rate.to_r * expected_latency_ms.to_r / 1000).ceil if expected_latency_ms
+        [needed.max, MAX_CONNECTIONS].min
+      end
+
+      def name
+        "wrk-open"
+      end
+
+      def command(url:, rate:, duration:, connections: nil, timeout: 30, expected_latency_ms: nil)
+        rate = positive(rate, "rate (requests per second)")
+        duration = positive(duration, "duration")
+        n = connection_count(rate, connections, expected_latency_ms)
+        run_s = run_seconds(duration)
+        [@binary, "-t", n.to_s, "-c", n.to_s, "-d", "#{run_s}s", "--timeout", "#{seconds(timeout, 'timeout')}s",
+         "-s", SCRIPT, url.to_s, number(rate), n.to_s, number(duration), run_s.to_s]
+      end
+
+      def run(url:, rate:, duration:, log_path:, connections: nil, timeout: 30, expected_latency_ms: nil)
+        raise Error, NOT_FOUND unless available?
+
+        argv = command(url: url, rate: rate, duration: duration, connections: connections, timeout: timeout,
+                       expected_latency_ms: expected_latency_ms)
+        output = execute(argv, run_seconds(duration) + seconds(timeout, "timeout") + GRACE_S, log_path)
+        WrkOpenOutput.parse(output, command: argv)
+      end
+
+      private
+
+      def connection_count(rate, connections, expected_latency_ms)
+        if connections
+          n = whole(connections, "connections")
+          return n if n <= MAX_CONNECTIONS
+
+          raise UsageError, "wrk-open connections must be at most #{MAX_CONNECTIONS} (one wrk thread each), got #{n}"
+        end
+        expected_latency_ms = positive(expected_latency_ms, "expected latency (ms)") if expected_latency_ms
+        self.class.connections_for(rate: rate, expected_latency_ms: expected_latency_ms)
+      end
+
+      def run_seconds(duration)
+        (duration.to_r + MIN_DRAIN_S.to_r).ceil
+      end
+
+      def positive(value, label)
+        return value if value.is_a?(Numeric) && value.positive? && value.to_f.finite?
+
+        raise UsageError, "wrk-open #{label} must be a number above 0, got #{value.inspect}"
+      end
+
+      # Plain decimal for the script's tonumber(): 50, 12.5 (never 1.0e-05).
+      def number(value)
+        return value.to_s if value.is_a?(Integer)
+
+        format("%.6f", value).sub(/\.?0+\z/, "")
+      end
+    end
+  end
+end

@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+require_relative "../error"
+require_relative "arena"
+
+module Rackbench
+  module Workload
+    # The app under test: the built-in arena, or the user's own (--app PATH,
+    # a config.ru or a directory holding one, e.g. a Rails root).
+    #
+    # A user's app with a Gemfile runs inside its own bundle (`bundle exec`),
+    # in a clean environment: none of rackbench's BUNDLE_* or RUBYOPT leak in
+    # (as Puma's tests and Falcon do), RAILS_ENV/RACK_ENV are production and a
+    # SECRET_KEY_BASE is generated when none is set.
+    class App
+      LEAKY = /\A(BUNDLE_|BUNDLER_|RUBYOPT\z|RUBYLIB\z|GEM_HOME\z|GEM_PATH\z)/.freeze
+
+      attr_reader :config_ru, :root, :gemfile
+
+      def self.arena
+        new(config_ru: Arena::CONFIG_RU, arena: true)
+      end
+
+      def self.resolve(path)
+        return arena if path.nil?
+
+        ru = File.directory?(path) ? File.join(path, "config.ru") : path
+        unless File.file?(ru) && ru.end_with?(".ru")
+          raise UsageError, "--app #{path.inspect} must be a config.ru file or a directory holding one (a Rails root)"
+        end
+
+        new(config_ru: File.expand_path(ru))
+      end
+
+      def initialize(config_ru:, arena: false)
+        @config_ru = config_ru
+        @root = File.dirname(config_ru)
+        @arena = arena
+        gemfile = File.join(@root, "Gemfile")
+        @gemfile = !arena && File.file?(gemfile) ? gemfile : nil
+      end
+
+      def arena?
+        @arena
+      end
+
+      def bundled?
+        !@gemfile.nil?
+      end
+
+      # Extra environment for a server process (nil values unset a variable).
+      def env(base = ENV)
+        return {} if arena?
+
+        env = { "RACK_ENV" => "production", "RAILS_ENV" => "production" }
+        env["SECRET_KEY_BASE"] = Random.new.bytes(64).unpack1("H*") unless base["SECRET_KEY_BASE"]
+        return env unless bundled?
+
+        base.keys.grep(LEAKY).to_h { |k| [k, nil] }.merge(env, "BUNDLE_GEMFILE" => @gemfile)
+      end
+
+      # The version of gem in the app's Gemfile.lock, or nil when absent.
+      def locked_version(gem)
+        lock = "#{@gemfile}.lock"
+        return nil unless bundled? && File.file?(lock)
+
+        File.foreach(lock) { |l| return Regexp.last_match(1) if l =~ /\A    #{Regexp.escape(gem)} \(([^)]+)\)/ }
+        nil
+      end
+
+      def to_h
+        { "config_ru" => @config_ru, "arena" => arena?, "gemfile" => @gemfile }
+      end
+    end
+  end
+end

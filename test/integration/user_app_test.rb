@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "bundler"
+require "fileutils"
+
+# --app PATH: the user's own config.ru, run inside its own bundle.
+class UserAppTest < Minitest::Test
+  FIXTURE = File.expand_path("../fixtures/apps/bundled", __dir__)
+
+  def bundled_app
+    dir = File.join(tmpdir, "myapp")
+    FileUtils.cp_r(FIXTURE, dir)
+    Bundler.with_unbundled_env do
+      ok = system("bundle", "install", "--local", "--quiet", chdir: dir, out: File::NULL, err: File::NULL)
+      assert ok, "bundle install --local failed for the fixture app (its gems come with rackbench's bundle)"
+    end
+    dir
+  end
+
+  def test_runs_the_users_app_in_its_own_clean_bundle
+    app = bundled_app
+    out = File.join(tmpdir, "run")
+    status, stdout, err = run_cli("run", "--app", app, "-s", "puma x1:2", "-s", "unicorn x2", "-e", "/", "-c", "2",
+                                  "-d", "1", "--warmup", "0", "-o", out)
+    assert_equal 0, status, err
+    trials = File.readlines(File.join(out, "trials.jsonl")).map { |l| JSON.parse(l) }
+    assert_equal ["puma x1:2", "unicorn x2"], trials.map { |t| t["setup"] }
+    trials.each { |t| assert_operator t["requests"], :>, 0 }
+    setups = File.readlines(File.join(out, "setups.jsonl")).map { |l| JSON.parse(l) }
+    setups.each do |s|
+      assert_equal File.join(app, "Gemfile"), s.dig("env", "BUNDLE_GEMFILE")
+      assert_includes s["argv"], "exec", "started with bundle exec"
+    end
+    assert_match(/puma x1:2/, stdout)
+  end
+
+  def test_what_the_app_sees_is_its_own_bundle_and_production
+    app = bundled_app
+    require "rackbench/server"
+    require "rackbench/setup"
+    require "rackbench/ports"
+    require "rackbench/workload/app"
+    user = Rackbench::Workload::App.resolve(app)
+    setup = Rackbench::Setup.parse("puma x1:1")
+    instance = Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter("puma", app: user), setup: setup,
+                                               app: user.config_ru, port: Rackbench::Ports.free, dir: tmpdir,
+                                               env: user.env).start
+    seen = JSON.parse(Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/").body)
+    assert_equal File.join(app, "Gemfile"), seen["gemfile"]
+    refute_match(/rackbench/, seen["rubyopt"].to_s, "rackbench's RUBYOPT does not leak in")
+    assert_equal "production", seen["rack_env"]
+    assert seen["secret_set"], "a SECRET_KEY_BASE is generated"
+    refute_includes seen["gems"], "thin", "only the app's gems are loadable"
+  ensure
+    instance&.stop
+  end
+
+  def test_a_server_the_bundle_lacks_names_the_gemfile_line
+    app = bundled_app
+    status, _out, err = run_cli("run", "--app", app, "-s", "thin", "-e", "/", "-o", File.join(tmpdir, "run"))
+    assert_equal 1, status
+    assert_match(/Error: thin is not installed in your app's bundle: add `gem "thin"` to .*Gemfile and run bundle install/, err)
+  end
+end

@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rackbench/load/open_loop_validity"
+
+class OpenLoopValidityTest < Minitest::Test
+  Validity = Rackbench::Load::OpenLoopValidity
+  STEADY = { "mean" => 0.1, "max" => 3.0, "sends" => 1000, "late" => 0, "early" => 600, "queued" => 0 }.freeze
+
+  def test_on_schedule_is_valid
+    assert_equal [true, nil], check(achieved: 50.0)
+  end
+
+  def test_achieved_rate_must_reach_99_percent_of_the_target
+    assert_equal [true, nil], check(achieved: 49.5)
+    valid, reason = check(achieved: 49.4)
+    refute valid
+    assert_equal "achieved 49.4 req/s, 98.8% of the 50 req/s target (below 99%): the server did not answer every " \
+                 "planned request before wrk stopped; lower the rate or check the server's errors", reason
+  end
+
+  def test_mean_slip_above_one_millisecond_is_invalid
+    assert_equal [true, nil], check(slip: STEADY.merge("mean" => 1.0))
+    valid, reason = check(slip: STEADY.merge("mean" => 1.5))
+    refute valid
+    assert_match(/1\.50 ms late on average \(limit 1\.0 ms\)/, reason)
+  end
+
+  def test_more_than_one_percent_of_sends_over_10_ms_late_is_invalid
+    assert_equal [true, nil], check(slip: STEADY.merge("late" => 10, "max" => 80.0)), "1% is tolerated"
+    valid, reason = check(slip: STEADY.merge("late" => 11))
+    refute valid
+    assert_match(/1\.1% over 10 ms late \(limit 1%\)/, reason)
+  end
+
+  def test_no_free_send_means_no_slip_verdict
+    assert_equal [true, nil], check(slip: STEADY.merge("sends" => 0, "mean" => 0.0))
+  end
+
+  def test_the_rate_reason_comes_first
+    _, reason = check(achieved: 10.0, slip: STEADY.merge("mean" => 5.0))
+    assert_match(/\Aachieved 10\.0 req\/s/, reason)
+  end
+
+  private
+
+  def check(achieved: 50.0, slip: STEADY)
+    Validity.check(target_rate: 50.0, achieved_rate: achieved, slip: slip)
+  end
+end
