@@ -2,8 +2,10 @@
 
 # What sampling costs: the sampler's own CPU time, as a share of one core, at
 # its default rates, for 10 idle processes (a master and 9 workers' worth).
+# The first second carries one-off costs (first discovery and smaps pass, a
+# GC of this process's heap), so longer runs show the steady state.
 #
-#   bundle exec ruby -Ilib bench/sampler_overhead.rb [SECONDS] [sleep|ruby|both]
+#   bundle exec ruby -Ilib bench/sampler_overhead.rb [SECONDS] [sleep|ruby|both] [INTERVAL]
 #
 # "sleep" processes are tiny; idle "ruby" processes have a Ruby VM's memory
 # map, which is what makes smaps_rollup expensive for real workers.
@@ -24,6 +26,7 @@ require "rackbench/sampling/sampler"
 require "rackbench/clock"
 
 SECONDS = Float(ARGV.fetch(0, 5))
+INTERVAL = Float(ARGV.fetch(2, Rackbench::Sampling::Sampler::DEFAULT_INTERVAL))
 KINDS = { "sleep" => %w[sleep 60], "ruby" => [RbConfig.ruby, "-e", "sleep 60"] }.freeze
 COUNT = 10
 TARGET_PCT = 1.0
@@ -49,7 +52,7 @@ def measure(kind, argv)
     found = Rackbench::Sampling::Sampler.walk([Process.pid]).select { |e| pids.include?(e.pid) }
     { "master" => found.first(1), "worker" => found.drop(1) }
   end
-  sampler = Rackbench::Sampling::Sampler.new(roles: roles)
+  sampler = Rackbench::Sampling::Sampler.new(roles: roles, interval: INTERVAL)
   idle_cpu, idle_wall = window(SECONDS)
   busy_cpu, busy_wall = window(SECONDS) { sampler.start }
   report(kind, sampler.stop, idle_cpu / idle_wall, busy_cpu / busy_wall)
@@ -61,8 +64,9 @@ def report(kind, summary, idle, busy)
   thread_pct = 100.0 * summary.sampler_cpu_seconds / summary.duration
   added_pct = 100.0 * (busy - idle)
   memory_reads = summary.samples.count { |s| s.readings.any?(&:pss) }
-  puts "#{COUNT} idle #{kind} processes, default rates (CPU every #{summary.interval} s, " \
-       "smaps every #{Rackbench::Sampling::Sampler::MEMORY_INTERVAL} s, discovery every #{Rackbench::Sampling::Sampler::DISCOVER_INTERVAL} s):"
+  puts "#{COUNT} idle #{kind} processes (CPU every #{summary.interval} s, " \
+       "smaps every #{Rackbench::Sampling::Sampler::MEMORY_INTERVAL} s+, " \
+       "discovery every #{Rackbench::Sampling::Sampler::DISCOVER_INTERVAL} s+):"
   puts format("  %d samples (%d with smaps) in %.2f s, %d missed ticks, %d processes on the machine",
               summary.samples.size, memory_reads, summary.duration, summary.missed_ticks,
               Rackbench::Sampling::ProcessTree.all.size)

@@ -13,8 +13,9 @@ module Rackbench
   #   "passenger x2"     Passenger Standalone, 2 application processes
   #
   # Trailing words: "nopreload" (Puma/Unicorn/Passenger: load the app in
-  # each worker instead of once in the master).
-  Setup = Struct.new(:label, :server, :workers, :threads, :preload, keyword_init: true) do
+  # each worker instead of once in the master); "behind nginx" (nginx as a
+  # reverse proxy in front, as the seed studies deployed Thin and Unicorn).
+  Setup = Struct.new(:label, :server, :workers, :threads, :preload, :front, keyword_init: true) do
     def to_h
       super.transform_keys(&:to_s)
     end
@@ -36,7 +37,8 @@ module Rackbench
     }.freeze
     MAX_WORKERS = 256
     MAX_THREADS = 1024
-    FORMAT = '"SERVER [xWORKERS[:THREADS]] [nopreload]", e.g. "puma x2:5", "unicorn x4", "thin", "passenger x2"'
+    FORMAT = '"SERVER [xWORKERS[:THREADS]] [nopreload] [behind nginx]", e.g. "puma x2:5", "unicorn x4", ' \
+             '"thin behind nginx", "passenger x2"'
 
     def self.parse(text)
       words = text.to_s.strip.split(/\s+/)
@@ -47,6 +49,11 @@ module Rackbench
       workers = spec[:default_workers]
       threads = spec[:default_threads]
       preload = true
+      front = nil
+      if words.last(2).map(&:downcase) == %w[behind nginx]
+        front = "nginx"
+        words.pop(2)
+      end
       words.each do |word|
         case word
         when /\Ax(\d+)(?::(\d+))?\z/i
@@ -59,7 +66,8 @@ module Rackbench
           raise UsageError, "setup #{text.inspect}: cannot read #{word.inspect}; write #{FORMAT}"
         end
       end
-      new(label: text.strip.squeeze(" "), server: server, workers: workers, threads: threads, preload: preload)
+      new(label: text.strip.squeeze(" "), server: server, workers: workers, threads: threads, preload: preload,
+          front: front)
     end
 
     def self.unknown_server(server, text)

@@ -88,3 +88,20 @@ class DefaultSetupsIntegrationTest < Minitest::Test
     assert_match(/\A\d/, meta.dig("engine", "version"))
   end
 end
+
+# "SERVER behind nginx": nginx started by rackbench as a reverse proxy.
+class NginxFrontIntegrationTest < Minitest::Test
+  def test_thin_behind_nginx
+    dir = File.join(tmpdir, "run")
+    status, out, err = run_cli("run", "-s", "thin behind nginx", "-e", "/server", "-c", "2", "-d", "1", "--warmup", "0",
+                               "-o", dir)
+    assert_equal 0, status, err
+    trial = JSON.parse(File.readlines(File.join(dir, "trials.jsonl")).first)
+    assert_operator trial["requests"], :>, 0
+    assert_equal 0, trial["error_total"]
+    front = File.readlines(File.join(dir, "setups.jsonl")).map { |l| JSON.parse(l) }.find { |s| s["front"] == "nginx" }
+    assert_match(/\A1\.\d+\.\d+/, front["version"])
+    assert_match(/proxy_pass http:\/\/app;/, front["config"])
+    assert_match(/thin behind nginx/, out)
+  end
+end

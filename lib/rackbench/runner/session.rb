@@ -5,6 +5,7 @@ require_relative "../clock"
 require_relative "../error"
 require_relative "../ports"
 require_relative "../server"
+require_relative "../server/nginx_front"
 require_relative "../verify"
 require_relative "../workload/arena"
 require_relative "measurement"
@@ -29,15 +30,27 @@ module Rackbench
       def call
         @ctx.listener.setup_started(@setup, @rep)
         @instance = boot unless @ctx.plan.external?
+        @front = boot_front if @setup.front
         checks = verify
         @trials.group_by(&:endpoint).each { |endpoint, trials| run_endpoint(endpoint, trials, checks[endpoint]) }
       rescue SetupFailed => e
         fail_setup(e)
       ensure
+        @front&.stop
         @instance&.stop
       end
 
       private
+
+      def boot_front
+        front = Server::NginxFront.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir)
+        @front = front
+        front.start
+        @ctx.store.append_setup("setup" => @setup.label, "repetition" => @rep, "status" => "ok", "front" => "nginx",
+                                "version" => Server::NginxFront.version, "port" => front.port,
+                                "config" => front.config, "at" => Clock.wall_iso8601)
+        front
+      end
 
       def run_endpoint(endpoint, trials, check)
         warm_up(base_url + endpoint, trials.map(&:concurrency).max)
@@ -53,7 +66,7 @@ module Rackbench
       def boot
         started = Clock.now
         instance = Server::Instance.new(adapter: Server.adapter(@setup.server, app: @ctx.app), setup: @setup,
-                                        app: @ctx.app.config_ru, port: @config[:port] || Ports.free,
+                                        app: @ctx.app.config_ru, port: (@setup.front ? nil : @config[:port]) || Ports.free,
                                         dir: server_dir, env: @ctx.env.merge(@ctx.app.env),
                                         ready_path: ready_path, boot_timeout: @config[:boot_timeout],
                                         stop_timeout: @config[:stop_timeout])
@@ -73,7 +86,7 @@ module Rackbench
 
       def verifier_for
         if @instance
-          Verify.new(host: "127.0.0.1", port: @instance.port, server: @setup.server, arena: @config[:app].nil?,
+          Verify.new(host: "127.0.0.1", port: (@front || @instance).port, server: @setup.server, arena: @config[:app].nil?,
                      upstream_bytes: @config[:upstream_bytes], timeout: @config[:timeout])
         else
           uri = URI(@config[:url])
@@ -97,6 +110,7 @@ module Rackbench
       end
 
       def alive!
+        raise SetupFailed, "#{@setup.label}: nginx died during the run (#{@front.child.exit_summary})" if @front && !@front.alive?
         return if @instance.nil? || @instance.alive?
 
         raise SetupFailed.new("#{@setup.label}: server died during the run (#{@instance.child.exit_summary}); " \
@@ -127,7 +141,9 @@ module Rackbench
       end
 
       def base_url
-        @instance ? @instance.url("") : @config[:url]
+        return @config[:url] unless @instance
+
+        (@front || @instance).url("")
       end
 
       def server_dir
