@@ -4,6 +4,8 @@ require_relative "error"
 require_relative "suggest"
 require_relative "load/result"
 require_relative "load/wrk"
+require_relative "load/ab"
+require_relative "load/siege"
 require_relative "load/wrk_open_loop"
 require_relative "load/fake"
 
@@ -20,7 +22,8 @@ module Rackbench
   # Open-loop engines ("wrk-open") take rate: (requests per second) instead
   # of concurrency: and return loop "open"; see Load::WrkOpenLoop.
   module Load
-    ENGINES = { "wrk" => -> { Wrk.new }, "wrk-open" => -> { WrkOpenLoop.new }, "fake" => -> { Fake.new } }.freeze
+    ENGINES = { "wrk" => -> { Wrk.new }, "wrk-open" => -> { WrkOpenLoop.new }, "ab" => -> { Ab.new },
+                "siege" => -> { Siege.new }, "fake" => -> { Fake.new } }.freeze
 
     module_function
 

@@ -16,14 +16,6 @@ module Rackbench
       }.freeze
       PIVOTS = %w[endpoint concurrency].freeze
 
-      # Once this command is loaded, `Report::X` written inside module CLI
-      # (cli/run.rb's Report::Fanout, Report::Progress, Report::Table) finds
-      # this class first; hand such lookups to the reporters' module, so the
-      # order in which commands were loaded does not matter.
-      def self.const_missing(name)
-        Rackbench::Report.const_get(name)
-      end
-
       def call(argv)
         opts = options(argv) or return 0
         path = argv.shift or raise UsageError, "give the run directory to render: rackbench report RUN_DIR"

@@ -12,6 +12,7 @@ require_relative "../store/run_dir"
 require_relative "../report/listener"
 require_relative "../report/progress"
 require_relative "../report/table"
+require_relative "../report/html"
 require_relative "../process/registry"
 require_relative "interrupts"
 require_relative "servers"
@@ -44,6 +45,7 @@ module Rackbench
         Interrupts.guard { Runner.new(plan: plan, store: store, engine: engine, listener: listener).call }
         Rackbench::Report::Table.new(store.trials, setups: store.setups, io: @out).render
         @err.puts "Run directory: #{store.path}"
+        @err.puts "Report: #{Rackbench::Report::Html.write(store)}"
         failed?(store) ? 1 : 0
       rescue Error => e
         e.run_dir ||= store&.path if store&.trials&.any?

@@ -2,6 +2,7 @@
 
 require_relative "../stats/cells"
 require_relative "number_format"
+require_relative "../stats/interval"
 
 module Rackbench
   module Report
@@ -9,6 +10,10 @@ module Rackbench
     # as columns; each cell "req/s  mean/p99". Errors are flagged with "!" and
     # failed setups are listed under the table. Renders stored trials only.
     class Table
+      # Above this coefficient of variation of req/s across repetitions a
+      # cell is called noisy.
+      NOISY_CV = 0.10
+
       def initialize(trials, setups: [], io: $stdout)
         @cells = Stats::Cells.new(trials)
         @failed = setups.select { |s| s["status"] == "failed" }
@@ -18,8 +23,18 @@ module Rackbench
       def render
         @cells.endpoints.each { |endpoint| render_endpoint(endpoint) }
         render_failures
+        return if @cells.cells.empty?
+
         @io.puts "Latency is closed-loop (measured from each request's send; hides coordinated omission). " \
-                 "Cells: req/s  mean/p99 latency; ! = errors." if @cells.cells.any?
+                 "Cells: req/s  mean/p99 latency; ! = errors."
+        return unless @cells.cells.any? { |c| c.trials.size > 1 }
+
+        @io.puts "With repetitions: median req/s [#{Stats::Interval.description}] and its coefficient of variation."
+        noisy = @cells.cells.select { |c| c.rps.cv.to_f > NOISY_CV }
+        return if noisy.empty?
+
+        @io.puts "warning: #{noisy.size} cell(s) vary by more than #{(NOISY_CV * 100).round}% between repetitions " \
+                 "(noisy): raise --duration or --repeat, or quiet the machine (rackbench doctor)"
       end
 
       private
@@ -38,7 +53,8 @@ module Rackbench
         return "-" unless cell
 
         rps = NumberFormat.rps(cell.rps.median)
-        rps += " ±#{format('%.0f', cell.rps.cv * 100)}%" if cell.rps.cv
+        interval = Stats::Interval.of(cell.trials.map { |t| t["rps"] }, floor: 0)
+        rps += " [#{NumberFormat.rps(interval.low)}-#{NumberFormat.rps(interval.high)}] cv #{format('%.0f', cell.rps.cv * 100)}%" if interval
         lat = "#{NumberFormat.ms(cell.latency('mean').median)}/#{NumberFormat.ms(cell.latency('p99').median)}"
         flag = cell.errors.positive? ? " !#{cell.errors}" : ""
         "#{rps}  #{lat}#{flag}"

@@ -11,7 +11,7 @@ module Rackbench
     # it, so the PSS of all processes of a server adds up to its footprint.
     # USS (Private_Clean + Private_Dirty) is what exiting the process would
     # free. Reading smaps_rollup makes the kernel walk the page tables: about
-    # a tenth of a millisecond for a Ruby worker (see bench/sampler_overhead.rb).
+    # 0.75 ms for a Puma worker here, so the Sampler reads it less often than stat.
     module Memory
       Usage = Struct.new(:rss, :pss, :uss, :swap, keyword_init: true)
       LINE = /^(Rss|Pss|Private_Clean|Private_Dirty|Swap):\s+(\d+) kB/.freeze

@@ -20,27 +20,30 @@ module Rackbench
     #   not drift the rate; a tick missed because the machine was busy is
     #   skipped and counted, not bunched up. #stop takes one last sample
     #   (with memory), so the window ends when the measurement ends.
-    # - Cost: PSS (smaps_rollup) costs ~0.75 ms per Ruby worker, as the kernel
-    #   walks its page tables, and finding the processes costs a few reads
-    #   per process; so both run every second (and at the first and last
-    #   sample), stretched further when one pass would cost more than
-    #   BUDGET (0.3% of one core). A known process that vanished triggers
-    #   discovery at once, so a restarted worker's successor is picked up in
-    #   the same sample. Measured by bench/sampler_overhead.rb: ~0.5% of one
-    #   core for 10 processes, against a target of 1%.
+    # - Cheaper than every tick: PSS (smaps_rollup makes the kernel walk the
+    #   page tables, ~0.75 ms per Puma worker) every MEMORY_INTERVAL, and
+    #   finding the processes (roles) every DISCOVER_INTERVAL; each is
+    #   stretched further when one pass would cost more than BUDGET (0.2%) of
+    #   one core. A process from the last discovery that is gone triggers
+    #   discovery at once, so a restarted worker's successor is found in the
+    #   same sample. Stat files stay open between ticks (ProcStat::Handles).
+    # - Cost (bench/sampler_overhead.rb, 10 idle processes, 2-vCPU VM):
+    #   ~1.0-1.1% of one core in steady state, 1.4-2% over a 5 s run (the
+    #   first second carries one-off costs); ~0.65% at interval 0.2.
     # - Identity: (pid, starttime), so a reused pid is a new process.
     # - CPU: utime + stime, which the kernel counts in clock ticks (10 ms):
     #   one 0.1 s interval of one process is only good to +-10 points, a
     #   trial's mean to one tick per process at each end (+-0.5 points over
-    #   4 s). CPU a process used before the first sample that sees it is
-    #   not counted.
+    #   4 s). CPU a process used before the first sample that sees it is not
+    #   counted.
     # - Memory: PSS splits each shared page among the processes mapping it,
     #   so the sum of PSS is the server's footprint; summed RSS counts the
     #   copy-on-write pages a preloaded master shares with its workers once
     #   per worker and overstates it (both are reported).
-    # - Limits: a process living less than one interval can be missed;
-    #   memory between memory samples is not seen (the PSS max is the max of
-    #   the samples, not the true peak); Linux only.
+    # - Limits: a process living less than one interval can be missed, and
+    #   one appearing without another exiting is found at the next discovery
+    #   (up to 2 s late); memory between memory samples is not seen (the PSS
+    #   max is the max of the samples, not the true peak); Linux only.
     class Sampler
       DEFAULT_INTERVAL = 0.1
       MEMORY_INTERVAL = 1.0
@@ -70,6 +73,7 @@ module Rackbench
         @clock = clock
         @cores = cores
         @samples = []
+        @targets = []
         @errors = []
         @missed = 0
         @mutex = Mutex.new
@@ -88,8 +92,8 @@ module Rackbench
         end
       end
 
-      # The roots and all their descendants (breadth-first), nil when the
-      # kernel has no children files (then fall back to ProcessTree.tree).
+      # The roots and all their descendants (breadth-first) as
+      # ProcessTree::Entry, nil when the kernel has no children files.
       def self.walk(roots, proc_root: "/proc")
         seen = {}
         queue = roots.dup
@@ -162,7 +166,7 @@ module Rackbench
         end
         @samples << Sample.new(t: now - @t0, readings: readings)
       rescue StandardError => e
-        @errors << "#{e.class}: #{e.message}"
+        @errors << "#{e.class}: #{e.message}" if @errors.size < 10 # it may fail at every tick
       end
 
       private

@@ -56,19 +56,19 @@ class SamplerTest < Minitest::Test
     assert_equal 100.0, s.series.last["processes"].find { |p| p["pid"] == 101 }["cpu_pct"]
   end
 
-  def test_memory_and_discovery_run_every_second_not_every_tick
+  def test_memory_every_second_and_discovery_every_two_not_every_tick
     calls = 0
     s = sampler(lambda {
       calls += 1
       { "master" => [100], "worker" => [101, 102] }
     })
-    12.times do
+    21.times do
       s.sample
       @clock.advance(0.1)
     end
     with_memory = s.summary.samples.select { |x| x.readings.all?(&:pss) }.map { |x| x.t.round(1) }
-    assert_equal [0.0, 1.0], with_memory
-    assert_equal 2, calls
+    assert_equal [0.0, 1.0, 2.0], with_memory
+    assert_equal 2, calls, "at 0 s and 2 s"
     s.sample(memory: true)
     assert s.summary.samples.last.readings.all?(&:pss)
   end
@@ -153,9 +153,9 @@ class SamplerTest < Minitest::Test
     s.start
     sleep 0.3
     summary = s.stop
-    assert_includes 8..17, summary.samples.size
-    gaps = summary.samples.each_cons(2).map { |a, b| b.t - a.t }[0...-1]
-    assert_in_delta 0.02, gaps.sum / gaps.size, 0.005
+    # 15 ticks in 0.3 s, each sampled or (on a busy machine) skipped, plus the closing sample.
+    assert_includes 13..18, summary.samples.size + summary.missed_ticks
+    assert_operator summary.samples.size, :>=, 3
     assert_operator summary.sampler_cpu_seconds, :>=, 0
     assert_operator summary.pss_total, :>, 0
   end

@@ -10,11 +10,18 @@
 -- read by Rackbench::Load::WrkOpenOutput.
 --
 -- Method (wrk2's idea, done with stock wrk's Lua hooks):
--- - One connection per wrk thread (-t N -c N), so each Lua state times one
---   connection. Connection i sends on its own schedule
---   T_k = origin + i/R + k*N/R: together the N connections offer R requests
---   a second, evenly staggered. origin is the monotonic time of the first
---   setup() call in wrk's main Lua state, handed to every thread.
+-- - One connection per wrk thread (-t N -c N, required), so each Lua state
+--   times one connection. Connection i sends on its own schedule
+--   T_k = go + i/R + k*N/R: together the N connections offer R requests a
+--   second, evenly staggered, from a common start `go`.
+-- - Start gate: wrk creates its threads one by one (1-3 ms each; 0.6 s for
+--   200), and each starts sending as soon as it is connected. So that the
+--   offered rate does not ramp up over that time, every thread waits in its
+--   first delay() (poll() on a pipe, blocking only its own connection) until
+--   the main Lua state has set up the last thread; it then writes
+--   go = now + GATE_LEAD_S into memory the threads share and one byte into
+--   the pipe, and every schedule starts at go. (Thread 0's init() stores N
+--   there first, which is how the main state knows which thread is last.)
 -- - delay() returns the whole milliseconds until the next planned send (0
 --   when less than 1 ms remains); request() reads the actual send time.
 --   wrk's timers have 1 ms resolution, so a send can go out up to ~1 ms
@@ -35,12 +42,11 @@
 --   of 512 ns or more). Exact min, max, sum and sum of squares are kept too.
 --   wrk's own latency object is NOT used: with paced requests wrk 4 applies
 --   its own coordinated-omission correction on top, which double-counts.
--- - Each connection plans round(R * DURATION) / N sends (exactly R*DURATION
---   in total), starting at its first slot after it connected: with many
---   connections wrk's thread start-up (1-3 ms per thread) ramps the offered
---   rate up at the start and down at the end by that much.
---   RUN_S (wrk's -d) leaves time after the last planned send for answers to
---   arrive; no request is sent after a connection's last planned one.
+-- - Each connection plans its share of round(R * DURATION) sends (exactly
+--   R*DURATION in total), from its first slot at or after go (and after it
+--   connected). RUN_S (wrk's -d) leaves time after the last planned send for
+--   answers to arrive; no request is sent after a connection's last
+--   planned one.
 -- - Requests still in flight when wrk stops count as lower bounds
 --   (latency >= stop - planned send, service >= stop - actual send), and so
 --   do planned sends that never went out because their connection was busy
@@ -65,11 +71,19 @@ ffi.cdef [[
 typedef struct { long tv_sec; long tv_nsec; } rackbench_timespec;
 int clock_gettime(int clock_id, rackbench_timespec *tp);
 void *calloc(size_t nmemb, size_t size);
+int pipe(int fds[2]);
+long write(int fd, const void *buf, size_t count);
+struct rackbench_pollfd { int fd; short events; short revents; };
+int poll(struct rackbench_pollfd *fds, unsigned long nfds, int timeout);
+typedef struct { double go; double conns; } rackbench_gate;
 ]]
 
 local CLOCK_MONOTONIC = 1
-local IDLE_MS = 1e9   -- after its last planned send a connection waits for wrk to stop
+local POLLIN = 1
+local IDLE_MS = 1e9      -- after its last planned send a connection waits for wrk to stop
 local SLIP_OVER_S = 0.010
+local GATE_LEAD_S = 0.02 -- time for the last thread to start and connect
+local GATE_WAIT_MS = 30000
 local ts = ffi.new("rackbench_timespec")
 
 local function now()
@@ -99,16 +113,30 @@ end
 ------------------------------------------------------------------------------
 -- Main Lua state: setup() per thread, done() at the end.
 
+-- Locals of the main state (the threads get globals through thread:set).
+-- thread:get is only used in done(), after wrk has joined the threads: a
+-- running thread's Lua state must not be touched from another OS thread.
 local threads = {}
-local main_origin, last_setup -- locals of the main state (the threads get globals)
+local main_origin, last_setup, main_gate, gate_fds
 
 function setup(thread)
   local t = now()
-  main_origin = main_origin or t
+  if not main_gate then
+    main_origin = t
+    main_gate = ffi.new("rackbench_gate[1]") -- kept alive by this upvalue until wrk exits
+    gate_fds = ffi.new("int[2]")
+    assert(ffi.C.pipe(gate_fds) == 0, "pipe() failed")
+  end
   last_setup = t
   threads[#threads + 1] = thread
   thread:set("conn_index", #threads - 1)
   thread:set("origin", main_origin)
+  thread:set("gate_addr", tonumber(ffi.cast("uintptr_t", main_gate)))
+  thread:set("gate_fd", gate_fds[0])
+  if #threads == main_gate[0].conns then -- the last thread (N >= 2): open the gate
+    main_gate[0].go = now() + GATE_LEAD_S
+    ffi.C.write(gate_fds[1], "g", 1)
+  end
 end
 
 ------------------------------------------------------------------------------
@@ -120,6 +148,8 @@ function init(args)
   duration = tonumber(args[3])
   run_s = tonumber(args[4])
   period = conns / rate
+  gate_ptr = ffi.cast("rackbench_gate *", gate_addr)
+  if conn_index == 0 then gate_ptr.conns = conns end
   local total = math.floor(rate * duration + 0.5)
   planned = math.max(0, math.ceil((total - conn_index) / conns))
   lat_counts, lat_addr = counts_array()
@@ -131,10 +161,25 @@ function init(args)
   slip_n, slip_sum, slip_max, slip_over, early = 0, 0, 0, 0, 0
 end
 
+-- Blocks this thread (and only its connection) until the main state opens
+-- the gate; returns the common start. A single connection needs no gate.
+local function wait_for_gate()
+  if conns == 1 then return origin end
+  local fds = ffi.new("struct rackbench_pollfd[1]")
+  fds[0].fd, fds[0].events = gate_fd, POLLIN
+  local deadline = now() + GATE_WAIT_MS / 1000
+  while gate_ptr.go == 0 and now() < deadline do
+    ffi.C.poll(fds, 1, 100)
+  end
+  return gate_ptr.go > 0 and gate_ptr.go or now() -- after GATE_WAIT_MS: start alone
+end
+
 function delay()
   local t = now()
-  if not first_slot then -- connected: start at this connection's next slot
-    local phase = origin + conn_index / rate
+  if not first_slot then -- connected: start at this connection's first slot from go
+    local go = wait_for_gate()
+    t = now()
+    local phase = go + conn_index / rate
     first_slot = phase + math.max(0, math.ceil((t - phase) / period)) * period
     free_since = t
   end
@@ -289,7 +334,8 @@ function done(summary, latency, requests)
       record_bound(lat_h, (stop - math.min(due, sent_at)) * 1e9)
       record_bound(svc_h, (stop - sent_at) * 1e9)
     end
-    local first_slot = th:get("first_slot") or (main_origin + th:get("conn_index") / r)
+    local first_slot = th:get("first_slot")
+                       or ((main_gate[0].go > 0 and main_gate[0].go or main_origin) + th:get("conn_index") / r)
     local period = th:get("period")
     for k = th:get("sent"), th:get("planned") - 1 do
       t.unsent = t.unsent + 1

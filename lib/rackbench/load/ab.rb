@@ -1,0 +1,139 @@
+# frozen_string_literal: true
+
+require "tempfile"
+require "tmpdir"
+require_relative "result"
+require_relative "ab_output"
+require_relative "../process/child"
+require_relative "../error"
+
+module Rackbench
+  module Load
+    # Drives ab (ApacheBench 2.3, Debian's apache2-utils), the tool of the
+    # seed studies, with their own flags: ab -r -c N -t T (seed 000 ran
+    # `ab -r -c 40 -t 30 URL`).
+    #
+    # Method: one single-threaded process opens C connections; each sends a
+    # request, waits for the whole response, then sends the next: a closed
+    # loop, so its latency hides coordinated omission like wrk's. ab speaks
+    # HTTP/1.0 and, without -k, opens a new connection for every request
+    # (connection setup is inside each request's time). rackbench keeps the
+    # seeds' behaviour, no -k; Ab.new(keepalive: true) adds -k.
+    #
+    # Flags: -r keeps going after receive errors (else the first one ends
+    # the run); -t T is whole seconds (rounded up) and silently sets -n 50000,
+    # ending the run at 50,000 requests however much time is left, so
+    # -n REQUEST_CAP comes after -t (order matters: a -n before -t is
+    # overwritten) and -t governs; -s is the whole-run stall timeout (one
+    # response slower than it aborts ab, see AbOutput); -e writes the
+    # percentile CSV, a relative name inside a private working directory so
+    # the argv is the same on every run. threads is ignored: ab has one.
+    class Ab
+      NOT_FOUND = "ab not found on PATH: run bin/setup (or apt-get install apache2-utils)"
+      VERSION_LINE = /Version\s+(\d+(?:\.\d+)+)/.freeze
+      CSV_NAME = "percentiles.csv"
+      REQUEST_CAP = 10_000_000 # ab callocs 32 bytes per request up front; pages are touched only when used
+      GRACE_S = 10
+      PITFALLS = <<~TEXT
+        ab (ApacheBench) is a closed loop: each of its -c connections waits for a response before sending the next, so its latency hides coordinated omission.
+        ab speaks HTTP/1.0 and opens a new connection for every request unless -k: the seed studies ran it without -k and so does rackbench (keepalive: true adds -k); connection setup is then part of every request and of the server's work.
+        ab -t alone stops at 50,000 requests even if time remains; rackbench passes -n #{REQUEST_CAP} after -t so the time limit governs.
+        One response slower than -s (the timeout) ends ab's whole run without a report: the trial fails instead of counting a timeout.
+        ab counts a response whose length differs from the first one's as a "Length" failure; dynamic pages do this all the time, so rackbench does not count them as errors.
+        ab is one single-threaded process: on a fast endpoint one core caps what it can send; check its CPU before blaming the server.
+      TEXT
+
+      def initialize(binary: "ab", keepalive: false)
+        @binary = binary.to_s
+        @keepalive = keepalive ? true : false
+      end
+
+      def name
+        "ab"
+      end
+
+      def available?
+        !executable.nil?
+      end
+
+      # "2.3", or nil when ab is missing (`ab -V`).
+      def version
+        return @version if defined?(@version)
+
+        @version = available? ? probe_version : nil
+      end
+
+      def command(url:, concurrency:, duration:, threads: nil, timeout: 30)
+        [@binary, *("-k" if @keepalive), "-r", "-c", whole(concurrency, "concurrency").to_s, "-t", seconds(duration, "duration").to_s,
+         "-n", REQUEST_CAP.to_s, "-s", seconds(timeout, "timeout").to_s, "-e", CSV_NAME, url.to_s]
+      end
+
+      def run(url:, concurrency:, duration:, log_path:, threads: nil, timeout: 30)
+        raise Error, NOT_FOUND unless available?
+
+        argv = command(url: url, concurrency: concurrency, duration: duration, threads: threads, timeout: timeout)
+        timeout_s = seconds(timeout, "timeout")
+        Dir.mktmpdir("rackbench-ab") do |dir|
+          output = execute(argv, seconds(duration, "duration") + timeout_s + GRACE_S, log_path, dir, timeout_s)
+          csv_path = File.join(dir, CSV_NAME)
+          AbOutput.parse(output, csv: File.exist?(csv_path) ? File.read(csv_path) : nil, command: argv)
+        end
+      end
+
+      private
+
+      # Runs ab in dir (where -e writes; argv[0] resolved first, as dir is
+      # not the caller's directory) and returns what it appended to log_path.
+      def execute(argv, deadline_s, log_path, dir, timeout_s)
+        log_path = File.expand_path(log_path)
+        offset = File.exist?(log_path) ? File.size(log_path) : 0
+        child = ProcessControl::Child.spawn([executable, *argv.drop(1)], log_path: log_path, chdir: dir)
+        finished = child.wait(deadline_s)
+        child.stop("TERM", timeout: 5) unless finished
+        raise Error, "ab did not finish within #{deadline_s} s (duration + timeout + #{GRACE_S} s); " \
+                     "stopped it; see #{log_path}" unless finished
+
+        output = File.read(log_path, mode: "rb").byteslice(offset..).to_s.scrub
+        unless child.status.is_a?(Process::Status) && child.status.success?
+          raise Error, AbOutput.failure_message(output, url: argv.last, timeout: timeout_s)
+        end
+
+        output
+      ensure
+        child&.stop("TERM", timeout: 5)
+      end
+
+      def probe_version
+        Tempfile.create("rackbench-ab-version") do |file|
+          child = ProcessControl::Child.spawn([@binary, "-V"], log_path: file.path)
+          begin
+            child.wait(5)
+          ensure
+            child.stop("TERM", timeout: 2)
+          end
+          File.read(file.path)[VERSION_LINE, 1]
+        end
+      end
+
+      def executable
+        return (File.executable?(@binary) ? File.expand_path(@binary) : nil) if @binary.include?(File::SEPARATOR)
+
+        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |dir| File.join(dir, @binary) }
+           .find { |path| File.file?(path) && File.executable?(path) }
+      end
+
+      def whole(value, label)
+        return value if value.is_a?(Integer) && value.positive?
+
+        raise UsageError, "ab #{label} must be a whole number above 0, got #{value.inspect}"
+      end
+
+      # ab reads -t and -s with atoi: whole seconds, rounded up here.
+      def seconds(value, label)
+        return value.to_r.ceil if value.is_a?(Numeric) && value.positive?
+
+        raise UsageError, "ab #{label} must be a number of seconds above 0, got #{value.inspect}"
+      end
+    end
+  end
+end

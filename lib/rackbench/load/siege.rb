@@ -1,0 +1,184 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "tmpdir"
+require_relative "result"
+require_relative "siege_output"
+require_relative "../process/child"
+require_relative "../error"
+
+module Rackbench
+  module Load
+    # Drives siege 4 (Debian's siege 4.0.7) as the seed studies did:
+    # siege -b -c N -t Ts, benchmark mode (no delay between requests).
+    #
+    # Method: N threads ("users"), each a closed loop (send, wait for the
+    # whole response, send again), HTTP/1.1; so its latency hides
+    # coordinated omission like wrk's. -j prints the final statistics as JSON
+    # (SiegeOutput); siege gives no percentiles and times in 10 ms steps.
+    #
+    # Settings: siege reads $HOME/.siege/siege.conf (or $SIEGERC), creates it
+    # from a template on first run and keeps cookies beside it. Each run gets
+    # a private HOME holding the file #siegerc writes, so nothing of the
+    # user's siege set-up (nor of an earlier run) leaks in; what it does not
+    # set is siege's built-in default (it sends Accept-Encoding: *).
+    # Pinned: keep-alive (Debian's template says close; Siege.new(keepalive:
+    # false) matches it), failures (see PITFALLS), the socket timeout, limit
+    # (siege hangs silently when -c exceeds it; default 255), no logging,
+    # no HTML parser, JSON output.
+    #
+    # Timing: -t takes whole units (S/M/H): seconds, rounded up. siege
+    # 4.0.7 arms its timer at time(NULL) + T, whole wall-clock seconds
+    # (src/timer.c), so a run started at x.9 s lasts T - 0.9 s (a "1S" run
+    # measured 0.09 s); rackbench starts siege just after a second turns.
+    # duration_s is siege's own elapsed time, so rps stays right either way.
+    class Siege
+      NOT_FOUND = "siege not found on PATH: run bin/setup (or apt-get install siege)"
+      VERSION_LINE = /SIEGE\s+(\d+(?:\.\d+)+)/.freeze
+      DEFAULT_FAILURES = 1024 # siege's own default
+      DEFAULT_LIMIT = 255
+      GRACE_S = 10
+      START_AFTER_SECOND_S = 0.01
+      PITFALLS = <<~TEXT
+        siege -b is a closed loop: each simulated user waits for a response before sending the next, so its latency hides coordinated omission.
+        siege ends a run once it has counted 1,024 socket failures (its default "failures" setting), exits 0 and says nothing: in the App Server Arena data this turned a winner into a "failure". Under keep-alive siege counts a failure each time a server closes a connection, and one per response ended by closing (no Content-Length), so a healthy server can reach the limit. rackbench reports such a run as failed, naming the count; raise the limit with the engine's failures: option.
+        siege reports times in 10 ms steps and no percentiles: min and max below 10 ms read 0; p50-p99.9 are empty.
+        siege 4.0.7's -t ends on a whole wall-clock second (a run can be up to 1 s short); rackbench starts it just after a second turns and divides by siege's own elapsed time.
+        siege's data transferred is body bytes in 0.01 MB steps.
+      TEXT
+
+      attr_reader :failures
+
+      def initialize(binary: "siege", keepalive: true, failures: DEFAULT_FAILURES)
+        @binary = binary.to_s
+        @keepalive = keepalive ? true : false
+        unless failures.is_a?(Integer) && failures.positive?
+          raise UsageError, "siege failures must be a whole number above 0, got #{failures.inspect}"
+        end
+
+        @failures = failures
+      end
+
+      def name
+        "siege"
+      end
+
+      def available?
+        !executable.nil?
+      end
+
+      # "4.0.7", or nil when siege is missing (`siege --version`).
+      def version
+        return @version if defined?(@version)
+
+        @version = available? ? probe_version : nil
+      end
+
+      def command(url:, concurrency:, duration:, threads: nil, timeout: 30)
+        [@binary, "-b", "-j", "--no-parser", "-c", whole(concurrency, "concurrency").to_s,
+         "-t", "#{seconds(duration, 'duration')}S", url.to_s]
+      end
+
+      # The siege.conf a run uses (also worth storing beside the command).
+      def siegerc(concurrency:, timeout: 30)
+        <<~RC
+          # Written by rackbench for one siege run; unset keys are siege's defaults.
+          connection = #{@keepalive ? 'keep-alive' : 'close'}
+          protocol = HTTP/1.1
+          chunked = true
+          cache = false
+          parser = false
+          benchmark = true
+          delay = 0
+          failures = #{@failures}
+          timeout = #{seconds(timeout, 'timeout')}
+          limit = #{[DEFAULT_LIMIT, whole(concurrency, 'concurrency')].max}
+          json_output = true
+          verbose = false
+          color = off
+          logging = false
+          show-logfile = false
+        RC
+      end
+
+      def run(url:, concurrency:, duration:, log_path:, threads: nil, timeout: 30)
+        raise Error, NOT_FOUND unless available?
+
+        argv = command(url: url, concurrency: concurrency, duration: duration, threads: threads, timeout: timeout)
+        Dir.mktmpdir("rackbench-siege") do |home|
+          env = private_home(home, siegerc(concurrency: concurrency, timeout: timeout))
+          start_after_second_turns
+          deadline_s = seconds(duration, "duration") + seconds(timeout, "timeout") + GRACE_S
+          SiegeOutput.parse(execute(argv, env, deadline_s, log_path), command: argv, failures: @failures)
+        end
+      end
+
+      private
+
+      def private_home(home, text)
+        rc = File.join(home, ".siege", "siege.conf")
+        FileUtils.mkdir_p(File.dirname(rc))
+        File.write(rc, text)
+        { "HOME" => home, "SIEGERC" => rc }
+      end
+
+      # Wall clock on purpose: siege's timer counts wall-clock seconds.
+      def start_after_second_turns
+        sleep(1.0 - (Time.now.to_f % 1.0) + START_AFTER_SECOND_S)
+      end
+
+      # Runs siege to completion; returns what it appended to log_path.
+      # siege can ignore TERM (seen when -c exceeds limit): stop escalates to KILL.
+      def execute(argv, env, deadline_s, log_path)
+        offset = File.exist?(log_path) ? File.size(log_path) : 0
+        child = ProcessControl::Child.spawn(argv, env: env, log_path: log_path)
+        finished = child.wait(deadline_s)
+        child.stop("TERM", timeout: 5) unless finished
+        raise Error, "siege did not finish within #{deadline_s} s (duration + timeout + #{GRACE_S} s); " \
+                     "stopped it; see #{log_path}" unless finished
+
+        output = File.read(log_path, mode: "rb").byteslice(offset..).to_s.scrub
+        unless child.status.is_a?(Process::Status) && child.status.success?
+          raise Error, SiegeOutput.failure_message(output)
+        end
+
+        output
+      ensure
+        child&.stop("TERM", timeout: 5)
+      end
+
+      def probe_version
+        Dir.mktmpdir("rackbench-siege-version") do |home|
+          env = private_home(home, siegerc(concurrency: 1))
+          log = File.join(home, "version.log")
+          child = ProcessControl::Child.spawn([@binary, "--version"], env: env, log_path: log)
+          begin
+            child.wait(5)
+          ensure
+            child.stop("TERM", timeout: 2)
+          end
+          File.read(log)[VERSION_LINE, 1]
+        end
+      end
+
+      def executable
+        return (File.executable?(@binary) ? @binary : nil) if @binary.include?(File::SEPARATOR)
+
+        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |dir| File.join(dir, @binary) }
+           .find { |path| File.file?(path) && File.executable?(path) }
+      end
+
+      def whole(value, label)
+        return value if value.is_a?(Integer) && value.positive?
+
+        raise UsageError, "siege #{label} must be a whole number above 0, got #{value.inspect}"
+      end
+
+      def seconds(value, label)
+        return value.to_r.ceil if value.is_a?(Numeric) && value.positive?
+
+        raise UsageError, "siege #{label} must be a number of seconds above 0, got #{value.inspect}"
+      end
+    end
+  end
+end
