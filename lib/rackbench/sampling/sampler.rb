@@ -74,6 +74,7 @@ module Rackbench
         @cores = cores
         @samples = []
         @targets = []
+        @known = {}
         @errors = []
         @missed = 0
         @mutex = Mutex.new

@@ -25,7 +25,9 @@ class SamplerIntegrationTest < Minitest::Test
   def test_preloaded_puma_footprint_is_pss_not_summed_rss
     instance = boot("puma x2:3")
     sampler = Sampler.new(roles: Sampler.roles_for(instance)).start
-    5.times { assert_equal 200, Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/template-render").status }
+    5.times do
+      assert_equal 200, Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/template-render").status
+    end
     sleep 0.5
     summary = sampler.stop
     assert_operator summary.samples.size, :>=, 4

@@ -14,7 +14,7 @@ class CliReportTest < Minitest::Test
     status, out, = run_cli("report", run_dir)
     assert_equal 0, status
     assert_match(%r{^/hello\s+c=1\s+c=8$}, out)
-    assert_match(/^puma x2:3\s+5000 ±2%/, out)
+    assert_match(/^puma x2:3\s+5000 \[4752-5248\] cv 2%/, out)
   end
 
   def test_each_format_to_stdout
