@@ -72,8 +72,10 @@ module Rackbench
       # siege stops a run once its socket failures reach the failures
       # setting, exits 0 and (with -j) says nothing about it.
       def aborted!(json, failures)
+        return unless failures
+
         failed = count(json, "failed_transactions")
-        return unless failures && failed >= failures
+        return if failed < failures
 
         raise Error, "siege gave up after #{failed} socket failures in #{number(json, 'elapsed_time')} s " \
                      "(its failures limit is #{failures} per run; raise it with failures:); a server that closes " \

@@ -3,6 +3,7 @@
 require_relative "../stats/cells"
 require_relative "number_format"
 require_relative "../stats/interval"
+require_relative "resource_table"
 
 module Rackbench
   module Report
@@ -15,13 +16,18 @@ module Rackbench
       NOISY_CV = 0.10
 
       def initialize(trials, setups: [], io: $stdout)
+        @trials = trials
         @cells = Stats::Cells.new(trials)
-        @failed = setups.select { |s| s["status"] == "failed" }
+        # A setup counts as failed when its latest attempt failed (a resumed
+        # run may have retried it).
+        @failed = setups.reject { |s| s["front"] }.group_by { |s| [s["setup"], s["repetition"]] }
+                        .map { |_, rows| rows.last }.select { |s| s["status"] == "failed" }
         @io = io
       end
 
       def render
         @cells.endpoints.each { |endpoint| render_endpoint(endpoint) }
+        ResourceTable.new(@trials, io: @io).render(method(:print_rows))
         render_failures
         return if @cells.cells.empty?
 

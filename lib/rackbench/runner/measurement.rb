@@ -2,6 +2,7 @@
 
 require_relative "../clock"
 require_relative "trial_record"
+require_relative "sampling"
 
 module Rackbench
   class Runner
@@ -12,11 +13,18 @@ module Rackbench
         text.gsub(/[^A-Za-z0-9.]+/, "_").gsub(/\A_|_\z/, "")
       end
 
-      def initialize(trial:, url:, verification:, instance:, context:)
+      # Above this share of the machine's CPU taken by the load generator,
+      # while the machine is saturated, the server's figures are understated:
+      # on 2 cores a client using half a core takes a quarter of the machine.
+      CLIENT_SHARE_LIMIT = 0.25
+      SATURATED = 0.9
+
+      def initialize(trial:, url:, verification:, instance:, context:, front: nil)
         @trial = trial
         @url = url
         @verification = verification
         @instance = instance
+        @front = front
         @ctx = context
         @config = context.config
       end
@@ -26,12 +34,33 @@ module Rackbench
         @ctx.listener.trial_started(@trial, index, @ctx.progress.total)
         log = File.join(@ctx.store.logs_dir, "#{self.class.slug(@trial.key)}.#{@ctx.engine.name}.log")
         started_at = Clock.wall_iso8601
-        result = @ctx.engine.run(url: @url, concurrency: @trial.concurrency, duration: @config[:duration],
-                                 threads: @config[:threads], timeout: @config[:timeout], log_path: log)
+        sampler = Sampling.sampler(instance: @instance, front: @front, pid: @config[:pid])&.start
+        begin
+          result = @ctx.engine.run(url: @url, concurrency: @trial.concurrency, duration: @config[:duration],
+                                   threads: @config[:threads], timeout: @config[:timeout], log_path: log)
+        ensure
+          summary = sampler&.stop
+        end
         record = TrialRecord.build(@trial, result, started_at: started_at, log: File.basename(log),
                                                    verification: @verification)
+        record.merge!(summary.to_h) if summary
+        record["warnings"] = warnings(record)
         @ctx.store.append_trial(record)
+        @ctx.store.append_samples(@trial.key, sampler.series) if sampler
+        record["warnings"].each { |w| @ctx.listener.warning(w) }
         @ctx.listener.trial_finished(record, index, @ctx.progress.total)
+      end
+
+      private
+
+      def warnings(record)
+        client = record.dig("cpu", "client_machine_share")
+        server = record.dig("cpu", "server_machine_share")
+        return [] unless client && server && client > CLIENT_SHARE_LIMIT && client + server > SATURATED
+
+        ["#{@trial.setup.label} #{@trial.endpoint} c=#{@trial.concurrency}: the load generator used " \
+         "#{(client * 100).round}% of the machine's CPU while it was saturated, so the server's figures are " \
+         "understated; use fewer load threads (--threads 1) or load from another machine (--url)"]
       end
     end
   end

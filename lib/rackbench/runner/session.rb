@@ -57,7 +57,7 @@ module Rackbench
         trials.each do |trial|
           alive!
           Measurement.new(trial: trial, url: base_url + endpoint, verification: check, instance: @instance,
-                          context: @ctx).call
+                          front: @front, context: @ctx).call
           alive!
           cool_down(endpoint)
         end

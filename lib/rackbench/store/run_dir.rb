@@ -11,6 +11,7 @@ module Rackbench
     #   meta.json        environment and expanded plan, written before the first trial
     #   trials.jsonl     one line per trial, appended (and fsynced) the moment it ends
     #   setups.jsonl     one line per server boot: command line, version, pids, or why it failed
+    #   samples.jsonl    the process sampler's time series, one line per sample
     #   logs/            server and load-generator output
     class RunDir
       attr_reader :path
@@ -61,6 +62,12 @@ module Rackbench
         append("setups.jsonl", record)
       end
 
+      # The sampler's time series of one trial: one line per sample, tagged
+      # with the trial's key, written in one go.
+      def append_samples(key, series)
+        append("samples.jsonl", series.map { |sample| { "key" => key }.merge(sample) })
+      end
+
       def trials
         read_lines("trials.jsonl")
       end
@@ -94,10 +101,11 @@ module Rackbench
 
       # One JSON line, written with a single write(2) and fsynced, so a crash
       # leaves either the whole line or none of it.
-      def append(name, record)
+      def append(name, records)
         file = File.join(@path, name)
+        text = Array(records.is_a?(Hash) ? [records] : records).map { |r| JSON.generate(r) + "\n" }.join
         File.open(file, "a") do |f|
-          f.write(JSON.generate(record) + "\n")
+          f.write(text)
           f.flush
           f.fsync
         end

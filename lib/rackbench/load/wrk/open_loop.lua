@@ -54,14 +54,21 @@
 --   was still reading at: the last setup() call plus RUN_S (wrk starts its
 --   run clock after the last setup and stops RUN_S later).
 -- - Schedule slip: for sends whose connection was free at the planned time,
---   how late they went out (the client's own lag); sends that waited for a
---   busy connection are counted in "queued" instead.
+--   how late they went out (the client's own lag; an early send counts as 0
+--   and in "early"); sends that waited for a busy connection are counted in
+--   "queued" instead.
+-- - Responses with an error status count as answered (wrk counts them in
+--   errors.status too); wrk's --timeout only adds to errors.timeout here.
 --
 -- Merging threads: wrk threads are separate Lua states, and thread:get()
--- copies only simple values (its table copy unbalances the thread's stack).
--- So each thread keeps its counts in memory from calloc() and publishes the
--- address as a number; after wrk has joined the threads, done() (main Lua
--- state) reads every thread's counts through the FFI and adds them up.
+-- copies numbers and strings safely but not tables: its table copy pops one
+-- value too many from the thread's stack, and in our test wrk 4.1 died with
+-- SIGSEGV after a few such copies. So each thread keeps its counts in
+-- memory from calloc() and publishes the address as a number (exact in a
+-- double: user-space addresses are below 2^47); after wrk has joined the
+-- threads, done() (main Lua state) reads every thread's counts through the
+-- FFI and adds them up, then adds the lower bounds. Scalars (counts, sums,
+-- extremes) come through thread:get() as numbers.
 
 local ffi = require("ffi")
 local here = (debug.getinfo(1, "S").source:match("^@(.*/)")) or "./"

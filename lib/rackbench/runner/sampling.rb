@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+require_relative "../sampling/sampler"
+require_relative "../sampling/process_tree"
+require_relative "../process/registry"
+
+module Rackbench
+  class Runner
+    # Which processes a trial samples, by role: the server's master and
+    # workers (re-discovered by the sampler, as workers restart), nginx in
+    # front as "proxy", and the load generator as "client" (the live
+    # children rackbench started from a load tool's binary).
+    module Sampling
+      LOAD_TOOLS = %w[wrk ab siege].freeze
+
+      module_function
+
+      def sampler(instance:, front:, pid:)
+        roles = roles(instance, front, pid)
+        roles && Rackbench::Sampling::Sampler.new(roles: roles, client: -> { client_pids })
+      end
+
+      def roles(instance, front, pid)
+        if instance
+          server = Rackbench::Sampling::Sampler.roles_for(instance)
+          return server unless front
+
+          -> { server.call.merge("proxy" => front.processes) }
+        elsif pid
+          -> { { "worker" => Rackbench::Sampling::ProcessTree.tree(pid) } }
+        end
+      end
+
+      def client_pids
+        ProcessControl::Registry.live.select { |c| LOAD_TOOLS.include?(File.basename(c.argv.first)) }.map(&:pid)
+      end
+    end
+  end
+end

@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+# Physics checks: they guard the pipeline against silent measurement bugs by
+# comparing measured figures with what the setup must produce.
+class PhysicsTest < Minitest::Test
+  def run_plan(*args)
+    dir = File.join(tmpdir, "run")
+    status, _out, err = run_cli("run", *args, "--warmup", "1", "-q", "-o", dir)
+    assert_equal 0, status, err
+    File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+  end
+
+  # /pause/S with T threads in all, at concurrency c: min(c, T) / S req/s.
+  def test_pause_throughput_is_threads_over_pause_time
+    trials = run_plan("-s", "puma x2:2", "-s", "unicorn x2", "-e", "/pause/0.1", "-c", "8", "-d", "3")
+    by = trials.to_h { |t| [t["setup"], t] }
+    assert_in_delta 40.0, by["puma x2:2"]["rps"], 4.0, "puma: min(8, 2x2) / 0.1 s"
+    assert_in_delta 20.0, by["unicorn x2"]["rps"], 2.0, "unicorn: min(8, 2) / 0.1 s"
+  end
+
+  # Copy-on-write pages are shared after preload: PSS sums below RSS sums.
+  def test_preloaded_puma_footprint_is_below_summed_rss
+    trial = run_plan("-s", "puma x2:2", "-e", "/hello", "-c", "4", "-d", "1").first
+    mem = trial.fetch("memory")
+    assert_operator mem["pss_total_mb"], :>, 0
+    assert_operator mem["pss_per_worker_mb"], :>, 0
+    assert_operator mem["pss_total_mb"], :<, mem["rss_sum_mb"]
+    assert_equal 2, trial.dig("processes", "workers_seen")
+  end
+
+  # One single-threaded process kept busy by CPU work uses one core.
+  def test_saturated_single_worker_uses_one_core
+    trial = run_plan("-s", "puma x1:1", "-e", "/fibonacci/25", "-c", "2", "-d", "2").first
+    assert_in_delta 100.0, trial.dig("cpu", "server_pct"), 20.0
+    refute_nil trial.dig("cpu", "client_pct"), "the load generator was sampled too"
+  end
+end
