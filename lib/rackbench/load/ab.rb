@@ -35,12 +35,19 @@ module Rackbench
       REQUEST_CAP = 10_000_000 # ab callocs 32 bytes per request up front; pages are touched only when used
       GRACE_S = 10
       PITFALLS = <<~TEXT
-        ab (ApacheBench) is a closed loop: each of its -c connections waits for a response before sending the next, so its latency hides coordinated omission.
-        ab speaks HTTP/1.0 and opens a new connection for every request unless -k: the seed studies ran it without -k and so does rackbench (keepalive: true adds -k); connection setup is then part of every request and of the server's work.
-        ab -t alone stops at 50,000 requests even if time remains; rackbench passes -n #{REQUEST_CAP} after -t so the time limit governs.
-        One response slower than -s (the timeout) ends ab's whole run without a report: the trial fails instead of counting a timeout.
-        ab counts a response whose length differs from the first one's as a "Length" failure; dynamic pages do this all the time, so rackbench does not count them as errors.
-        ab is one single-threaded process: on a fast endpoint one core caps what it can send; check its CPU before blaming the server.
+        - ab (ApacheBench) is a closed loop: each of its -c connections waits for a response before
+          sending the next, so its latency hides coordinated omission.
+        - ab speaks HTTP/1.0 and opens a new connection for every request unless -k: the seed studies
+          ran it without -k and so does rackbench (keepalive: true adds -k); connection setup is then
+          part of every request and of the server's work.
+        - ab -t alone stops at 50,000 requests even if time remains; rackbench passes -n #{REQUEST_CAP}
+          after -t so the time limit governs.
+        - One response slower than -s (the timeout) ends ab's whole run without a report: the trial
+          fails instead of counting a timeout.
+        - ab counts a response whose length differs from the first one's as a "Length" failure; dynamic
+          pages do this all the time, so rackbench does not count them as errors.
+        - ab is one single-threaded process: on a fast endpoint one core caps what it can send; check
+          its CPU before blaming the server.
       TEXT
 
       def initialize(binary: "ab", keepalive: false)

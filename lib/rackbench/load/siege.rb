@@ -40,11 +40,19 @@ module Rackbench
       GRACE_S = 10
       START_AFTER_SECOND_S = 0.01
       PITFALLS = <<~TEXT
-        siege -b is a closed loop: each simulated user waits for a response before sending the next, so its latency hides coordinated omission.
-        siege ends a run once it has counted 1,024 socket failures (its default "failures" setting), exits 0 and says nothing: in the App Server Arena data this turned a winner into a "failure". Under keep-alive siege counts a failure each time a server closes a connection, and one per response ended by closing (no Content-Length), so a healthy server can reach the limit. rackbench reports such a run as failed, naming the count; raise the limit with the engine's failures: option.
-        siege reports times in 10 ms steps and no percentiles: min and max below 10 ms read 0; p50-p99.9 are empty.
-        siege 4.0.7's -t ends on a whole wall-clock second (a run can be up to 1 s short); rackbench starts it just after a second turns and divides by siege's own elapsed time.
-        siege's data transferred is body bytes in 0.01 MB steps.
+        - siege -b is a closed loop: each simulated user waits for a response before sending the next,
+          so its latency hides coordinated omission.
+        - siege ends a run once it has counted 1,024 socket failures (its default "failures" setting),
+          exits 0 and says nothing: in the App Server Arena data this turned a winner into a "failure".
+          Under keep-alive siege counts a failure each time a server closes a connection, and one per
+          response ended by closing (no Content-Length), so a healthy server can reach the limit.
+          rackbench reports such a run as failed, naming the count; raise the limit with the engine's
+          failures: option.
+        - siege reports times in 10 ms steps and no percentiles: min and max below 10 ms read 0;
+          p50-p99.9 are empty.
+        - siege 4.0.7's -t ends on a whole wall-clock second (a run can be up to 1 s short); rackbench
+          starts it just after a second turns and divides by siege's own elapsed time.
+        - siege's data transferred is body bytes in 0.01 MB steps.
       TEXT
 
       attr_reader :failures

@@ -20,9 +20,11 @@ module Rackbench
     #       expected_latency_ms: nil) -> Result with loop "open"
     #
     # Limits:
-    # - One connection per wrk thread; many connections mean many threads
-    #   (wrk starts them at 1-3 ms each, ramping the offered rate up and down
-    #   by that much; see open_loop.lua). Capped at MAX_CONNECTIONS.
+    # - One connection per wrk thread; many connections mean many threads:
+    #   wrk creates them one by one (1-3 ms each, ~0.6 s for 200), and all
+    #   wait at a start gate so the schedule starts together (open_loop.lua);
+    #   each thread holds 120 KB of histograms. Capped at MAX_CONNECTIONS.
+    #   On a small machine many threads also delay sends: see schedule slip.
     # - Sends are paced by wrk's 1 ms timers: up to ~1 ms early or late.
     # - duration is the scheduled window (fractions allowed); wrk runs
     #   ceil(duration + MIN_DRAIN_S) whole seconds so answers to the last
