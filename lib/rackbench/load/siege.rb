@@ -44,8 +44,9 @@ module Rackbench
           so its latency hides coordinated omission.
         - siege ends a run once it has counted 1,024 socket failures (its default "failures" setting),
           exits 0 and says nothing: in the App Server Arena data this turned a winner into a "failure".
-          Under keep-alive siege counts a failure each time a server closes a connection, and one per
-          response ended by closing (no Content-Length), so a healthy server can reach the limit.
+          Under keep-alive siege counts one per response ended by closing (no Content-Length), 1,024 in
+          about a second, and one now and then when a server resets a kept-alive connection (12 in 13,936
+          requests to a healthy Puma here), so a long run on a healthy server can reach the limit.
           rackbench reports such a run as failed, naming the count; raise the limit with the engine's
           failures: option.
         - siege reports times in 10 ms steps and no percentiles: min and max below 10 ms read 0;

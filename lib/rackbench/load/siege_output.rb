@@ -78,7 +78,7 @@ module Rackbench
         return if failed < failures
 
         raise Error, "siege gave up after #{failed} socket failures in #{number(json, 'elapsed_time')} s " \
-                     "(its failures limit is #{failures} per run; raise it with failures:); a server that closes " \
+                     "(its failures limit is #{failures} per run; raise it with failures:); a server that resets " \
                      "keep-alive connections or ends responses by closing makes siege count failures while it answers"
       end
 
