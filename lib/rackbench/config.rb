@@ -13,6 +13,9 @@ module Rackbench
       setups: [],            # empty: every installed server scaled to the cores (Config.default_setups)
       endpoints: [],         # empty: the quick plan's arena endpoints
       concurrency: [1, 8, 32],
+      rate: [],              # req/s per level; non-empty: open loop (engine wrk-open) instead of concurrency
+      connections: nil,      # open loop: connections; nil: max(R x 10 ms, R x expected_latency)
+      expected_latency: 0.25, # open loop: seconds of latency to provision connections for
       duration: 2.0,         # seconds of measured load per trial
       warmup: 1.0,           # unrecorded seconds per setup and endpoint before its trials
       cooldown: 1.0,         # idle seconds after each level of a CPU-heavy endpoint
@@ -34,7 +37,8 @@ module Rackbench
     }.freeze
 
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
-    NUMBERS = %i[duration warmup cooldown timeout boot_timeout stop_timeout upstream_delay].freeze
+    NUMBERS = %i[duration warmup cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency].freeze
+    OPEN_LOOP_ENGINES = %w[wrk-open].freeze
     COUNTS = %i[repeat upstream_bytes].freeze
     MAX_CONCURRENCY = 10_000
 
@@ -75,6 +79,10 @@ module Rackbench
       cfg[:concurrency] = Array(cfg[:concurrency]).flatten.map { |c| count(:concurrency, c, max: MAX_CONCURRENCY) }
       raise UsageError, "concurrency needs at least one level, e.g. --concurrency 1,8,32" if cfg[:concurrency].empty?
 
+      cfg[:rate] = Array(cfg[:rate]).flatten.map { |r| number(:rate, r, min: 0.1) }
+      cfg[:engine] = "wrk-open" if cfg[:rate].any? && cfg[:engine] == DEFAULTS[:engine]
+      check_loop(cfg)
+      cfg[:connections] = count(:connections, cfg[:connections]) unless cfg[:connections].nil?
       cfg[:threads] = count(:threads, cfg[:threads]) unless cfg[:threads].nil?
       cfg[:pid] = count(:pid, cfg[:pid]) unless cfg[:pid].nil?
       cfg[:port] = count(:port, cfg[:port], max: 65_535) unless cfg[:port].nil?
@@ -88,7 +96,18 @@ module Rackbench
       n = Float(value, exception: false) if value.is_a?(Numeric) || value.is_a?(String)
       return n if n&.finite? && n >= min
 
-      raise UsageError, "#{flag(key)} must be a number of seconds >= #{min} (got #{value.inspect})"
+      unit = key == :rate ? "requests per second" : "seconds"
+      raise UsageError, "#{flag(key)} must be a number of #{unit} >= #{min} (got #{value.inspect})"
+    end
+
+    # --rate needs an open-loop engine, and an open-loop engine needs --rate.
+    def check_loop(cfg)
+      open = OPEN_LOOP_ENGINES.include?(cfg[:engine])
+      return if open == cfg[:rate].any?
+
+      raise UsageError, "--engine #{cfg[:engine]} is closed-loop and takes --concurrency, not --rate" unless open
+
+      raise UsageError, "--engine #{cfg[:engine]} is open-loop: give --rate, e.g. --rate 50,100,200"
     end
 
     def count(key, value, max: nil)

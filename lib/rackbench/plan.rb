@@ -11,10 +11,15 @@ module Rackbench
   # (TechEmpower alternates its order the same way) so that machine drift
   # spreads over all setups instead of biasing the one that always runs last.
   class Plan
-    Trial = Struct.new(:setup, :endpoint, :concurrency, :repetition, keyword_init: true) do
+    # A load level is a concurrency (closed loop) or a rate (open loop).
+    Trial = Struct.new(:setup, :endpoint, :concurrency, :rate, :repetition, keyword_init: true) do
       # Identifies a trial across runs (used by --resume and compare).
       def key
-        [setup.label, endpoint, concurrency, repetition].join("|")
+        [setup.label, endpoint, rate ? "r=#{rate}" : concurrency, repetition].join("|")
+      end
+
+      def level_label
+        rate ? "r=#{format('%g', rate)}" : "c=#{concurrency}"
       end
     end
 
@@ -38,7 +43,11 @@ module Rackbench
     end
 
     def levels
-      config[:concurrency]
+      open_loop? ? config[:rate] : config[:concurrency]
+    end
+
+    def open_loop?
+      config[:rate].any?
     end
 
     def external?
@@ -54,7 +63,8 @@ module Rackbench
 
     def trials_for(setup, repetition)
       endpoints.product(levels).map do |endpoint, level|
-        Trial.new(setup: setup, endpoint: endpoint, concurrency: level, repetition: repetition)
+        Trial.new(setup: setup, endpoint: endpoint, concurrency: open_loop? ? nil : level,
+                  rate: open_loop? ? level : nil, repetition: repetition)
       end
     end
 
@@ -63,7 +73,8 @@ module Rackbench
     end
 
     def to_h
-      { "setups" => setups.map(&:to_h), "endpoints" => endpoints, "concurrency" => levels,
+      { "setups" => setups.map(&:to_h), "endpoints" => endpoints, "concurrency" => open_loop? ? nil : levels, "rate" => open_loop? ? levels : nil,
+        "loop" => open_loop? ? "open" : "closed",
         "repeat" => config[:repeat], "duration_s" => config[:duration], "warmup_s" => config[:warmup],
         "cooldown_s" => config[:cooldown], "engine" => config[:engine], "timeout_s" => config[:timeout],
         "url" => config[:url], "app" => config[:app], "trials" => trials.size }

@@ -83,11 +83,14 @@ module Rackbench
           o.on("-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"') { |v| (cli[:setups] ||= []) << v }
           o.on("-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05, /fibonacci/25 ...") { |v| (cli[:endpoints] ||= []) << v }
           o.on("-c", "--concurrency LIST", Array, "open connections per level, e.g. 1,8,32 (default 1,8,32)") { |v| cli[:concurrency] = v }
+          o.on("--rate LIST", Array, "open loop: offered req/s per level, e.g. 50,100,200 (engine wrk-open)") { |v| cli[:rate] = v }
+          o.on("--connections N", "open loop: connections (default: enough for --expected-latency at the rate)") { |v| cli[:connections] = v }
+          o.on("--expected-latency SECONDS", "open loop: latency to provision connections for (default 0.25)") { |v| cli[:expected_latency] = v }
           o.on("-d", "--duration SECONDS", "measured load per trial (default 2)") { |v| cli[:duration] = v }
           o.on("--warmup SECONDS", "unrecorded load per setup and endpoint first (default 1; 0 = none)") { |v| cli[:warmup] = v }
           o.on("--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint (default 1)") { |v| cli[:cooldown] = v }
           o.on("-r", "--repeat N", "repetitions of every cell, setups reordered each time (default 1)") { |v| cli[:repeat] = v }
-          o.on("--engine NAME", "load generator: wrk (default)") { |v| cli[:engine] = v }
+          o.on("--engine NAME", "load generator: wrk (default), wrk-open (with --rate), ab, siege") { |v| cli[:engine] = v }
           o.on("--threads N", "load-generator threads (default min(concurrency, cores))") { |v| cli[:threads] = v }
           o.on("--timeout SECONDS", "a request slower than this is a timeout error (default 30)") { |v| cli[:timeout] = v }
           o.on("--boot-timeout SECONDS", "how long a server may take to answer after start (default 60)") { |v| cli[:boot_timeout] = v }

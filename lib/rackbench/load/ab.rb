@@ -24,8 +24,11 @@ module Rackbench
     # the run); -t T is whole seconds (rounded up) and silently sets -n 50000,
     # ending the run at 50,000 requests however much time is left, so
     # -n REQUEST_CAP comes after -t (order matters: a -n before -t is
-    # overwritten) and -t governs; -s is the whole-run stall timeout (one
-    # response slower than it aborts ab, see AbOutput); -e writes the
+    # overwritten) and -t governs; -s is not a per-request timeout but a
+    # stall timeout: ab aborts, without a report, only when no connection
+    # at all got an answer for -s seconds, while one request that never
+    # completes holds its connection, counted nowhere, until the end (seen
+    # with -c 2: a run went on at concurrency 1, no error); -e writes the
     # percentile CSV, a relative name inside a private working directory so
     # the argv is the same on every run. threads is ignored: ab has one.
     class Ab
@@ -42,8 +45,9 @@ module Rackbench
           part of every request and of the server's work.
         - ab -t alone stops at 50,000 requests even if time remains; rackbench passes -n #{REQUEST_CAP}
           after -t so the time limit governs.
-        - One response slower than -s (the timeout) ends ab's whole run without a report: the trial
-          fails instead of counting a timeout.
+        - ab's -s timeout is not per request: a request that never completes silently holds its
+          connection until the run ends (lowering the real concurrency, counted nowhere), and only when no
+          connection at all got an answer for -s seconds does ab stop, without a report: the trial fails.
         - ab counts a response whose length differs from the first one's as a "Length" failure; dynamic
           pages do this all the time, so rackbench does not count them as errors.
         - ab is one single-threaded process: on a fast endpoint one core caps what it can send; check
@@ -71,8 +75,9 @@ module Rackbench
       end
 
       def command(url:, concurrency:, duration:, threads: nil, timeout: 30)
-        [@binary, *("-k" if @keepalive), "-r", "-c", whole(concurrency, "concurrency").to_s, "-t", seconds(duration, "duration").to_s,
-         "-n", REQUEST_CAP.to_s, "-s", seconds(timeout, "timeout").to_s, "-e", CSV_NAME, url.to_s]
+        [@binary, *("-k" if @keepalive), "-r", "-c", whole(concurrency, "concurrency").to_s,
+         "-t", seconds(duration, "duration").to_s, "-n", REQUEST_CAP.to_s,
+         "-s", seconds(timeout, "timeout").to_s, "-e", CSV_NAME, url.to_s]
       end
 
       def run(url:, concurrency:, duration:, log_path:, threads: nil, timeout: 30)

@@ -25,7 +25,7 @@ module Rackbench
     # - errors: connect <- Connect; read <- Receive + Exceptions (poll
     #   errors; a refused connection shows up here, not under Connect);
     #   write <- "Write errors"; status <- "Non-2xx responses"; timeout is 0:
-    #   one response slower than -s aborts ab's whole run (no report).
+    #   ab has no per-request timeout (see Ab on -s).
     # - "Length" failures are NOT errors: ab counts every response whose body
     #   length differs from the first one's, which any dynamic page does. They
     #   stay in ab's report in the log and in .summary, out of the Result.
@@ -70,7 +70,9 @@ module Rackbench
       # Every count of ab's summary, "length" and "keepalive" included.
       def summary(text)
         text = text.to_s
-        raise Error, "ab printed no report (no \"Complete requests:\" line); see its log" unless text.match?(COUNTS["complete"])
+        unless text.match?(COUNTS["complete"])
+          raise Error, "ab printed no report (no \"Complete requests:\" line); see its log"
+        end
 
         counts = COUNTS.transform_values { |re| text[re, 1].to_i }
         connect, receive, length, exceptions = (text.match(BREAKDOWN)&.captures || [0, 0, 0, 0]).map(&:to_i)
@@ -81,7 +83,9 @@ module Rackbench
       def failure_message(text, url: nil, timeout: nil)
         lines = text.to_s.lines.map(&:strip).reject(&:empty?)
         usage_at = lines.index { |l| l.start_with?("Usage: ab") }
-        return "ab rejected its arguments: #{lines[usage_at - 1]&.sub(/\Aab: /, '') || 'see its usage text'}" if usage_at
+        if usage_at
+          return "ab rejected its arguments: #{lines[usage_at - 1]&.sub(/\Aab: /, '') || 'see its usage text'}"
+        end
 
         line = lines.reverse.find { |l| l.start_with?("apr_", "Test aborted") } || lines.last || "ab printed nothing"
         humanise(line, url, timeout)
@@ -129,7 +133,7 @@ module Rackbench
 
       def humanise(line, url, timeout)
         if line.include?("timeout specified has expired")
-          return "ab gave up: a response took longer than its -s timeout#{timeout && " (#{timeout} s)"}, " \
+          return "ab gave up: no connection got an answer within its -s timeout#{timeout && " (#{timeout} s)"}, " \
                  "which ends ab's whole run without a report; is the server stalled?"
         end
         match = line.match(/\Aapr_socket_connect\(\): (.+?) \(\d+\)\z/)

@@ -32,6 +32,7 @@ module Rackbench
     # (src/timer.c), so a run started at x.9 s lasts T - 0.9 s (a "1S" run
     # measured 0.09 s); rackbench starts siege just after a second turns.
     # duration_s is siege's own elapsed time, so rps stays right either way.
+    # threads is ignored: siege runs one thread per user.
     class Siege
       NOT_FOUND = "siege not found on PATH: run bin/setup (or apt-get install siege)"
       VERSION_LINE = /SIEGE\s+(\d+(?:\.\d+)+)/.freeze

@@ -29,7 +29,8 @@ module Rackbench
     #   rounding bound is taken.
     module SiegeOutput
       OBJECT = /^\{.*?^\}/m.freeze
-      ANSI = /\e\[[0-9;]*m/.freeze
+      ANSI = /\e\[[0-9;]*m/.freeze # siege colours "[error]" even with color = off
+      COMPLAINT = /\A\[(fatal|error|alert)\]/.freeze
       BYTES_PER_MB = 1024 * 1024
       ROUNDING_S = 0.005 # siege prints seconds with two decimals
       NIL_LATENCY = %w[min mean stdev max p50 p75 p90 p99 p99.9].to_h { |k| [k, nil] }.freeze
@@ -51,9 +52,11 @@ module Rackbench
       # One line saying why siege failed, from siege's own words.
       def failure_message(text)
         lines = text.to_s.gsub(ANSI, "").lines.map(&:strip).reject(&:empty?)
-        return "siege rejected its arguments: see its usage text in the log" if lines.any? { |l| l.start_with?("Usage: siege") }
+        if lines.any? { |l| l.start_with?("Usage: siege") }
+          return "siege rejected its arguments: see its usage text in the log"
+        end
 
-        line = lines.reverse.find { |l| l.match?(/\A\[(fatal|error|alert)\]/) } || lines.last || "siege printed nothing"
+        line = lines.reverse.find { |l| l.match?(COMPLAINT) } || lines.last || "siege printed nothing"
         "siege failed: #{line}"
       end
 

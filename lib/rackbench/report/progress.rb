@@ -29,10 +29,12 @@ module Rackbench
 
       def trial_finished(r, index, total)
         errors = r["error_total"].to_i.positive? ? "  errors #{r['error_total']}" : ""
-        @io.puts format("  [%d/%d] %-16s %-22s c=%-4d %10s req/s  mean %s  p99 %s (%s-loop)%s",
-                        index, total, r["setup"], r["endpoint"], r["concurrency"], NumberFormat.rps(r["rps"]),
+        level = r["rate"] ? "r=#{format('%g', r['rate'])}" : "c=#{r['concurrency']}"
+        invalid = r["valid"] == false ? "  INVALID: #{r['invalid_reason']}" : ""
+        @io.puts format("  [%d/%d] %-16s %-22s %-6s %10s req/s  mean %s  p99 %s (%s-loop)%s%s",
+                        index, total, r["setup"], r["endpoint"], level, NumberFormat.rps(r["rps"]),
                         NumberFormat.ms(r.dig("latency_ms", "mean")), NumberFormat.ms(r.dig("latency_ms", "p99")),
-                        r["loop"], errors)
+                        r["loop"], errors, invalid)
       end
 
       def setup_failed(record)

@@ -14,6 +14,13 @@ module Rackbench
       # Above this coefficient of variation of req/s across repetitions a
       # cell is called noisy.
       NOISY_CV = 0.10
+      LOOP_NOTE = {
+        false => "Latency is closed-loop (measured from each request's send; hides coordinated omission). " \
+                 "Cells: req/s  mean/p99 latency; ! = errors.",
+        true => "Latency is open-loop (measured from each request's planned send at the offered rate r: " \
+                "free of coordinated omission). Cells: achieved req/s  mean/p99 latency; ! = errors; " \
+                "? = invalid trial (rate not achieved or schedule slipped)."
+      }.freeze
 
       def initialize(trials, setups: [], io: $stdout)
         @trials = trials
@@ -31,8 +38,7 @@ module Rackbench
         render_failures
         return if @cells.cells.empty?
 
-        @io.puts "Latency is closed-loop (measured from each request's send; hides coordinated omission). " \
-                 "Cells: req/s  mean/p99 latency; ! = errors."
+        @io.puts LOOP_NOTE.fetch(@cells.open_loop?)
         return unless @cells.cells.any? { |c| c.trials.size > 1 }
 
         @io.puts "With repetitions: median req/s [#{Stats::Interval.description}] and its coefficient of variation."
@@ -50,7 +56,7 @@ module Rackbench
         rows = @cells.setups(endpoint).map do |setup|
           [setup] + levels.map { |c| cell_text(@cells[endpoint, setup, c]) }
         end
-        header = ["#{endpoint}"] + levels.map { |c| "c=#{c}" }
+        header = [endpoint.to_s] + levels.map { |c| @cells.level_label(c) }
         @io.puts
         print_rows([header] + rows)
       end
@@ -63,6 +69,7 @@ module Rackbench
         rps += " [#{NumberFormat.rps(interval.low)}-#{NumberFormat.rps(interval.high)}] cv #{format('%.0f', cell.rps.cv * 100)}%" if interval
         lat = "#{NumberFormat.ms(cell.latency('mean').median)}/#{NumberFormat.ms(cell.latency('p99').median)}"
         flag = cell.errors.positive? ? " !#{cell.errors}" : ""
+        flag += " ?" if cell.trials.any? { |t| t["valid"] == false }
         "#{rps}  #{lat}#{flag}"
       end
 

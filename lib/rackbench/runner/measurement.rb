@@ -36,8 +36,7 @@ module Rackbench
         started_at = Clock.wall_iso8601
         sampler = Sampling.sampler(instance: @instance, front: @front, pid: @config[:pid])&.start
         begin
-          result = @ctx.engine.run(url: @url, concurrency: @trial.concurrency, duration: @config[:duration],
-                                   threads: @config[:threads], timeout: @config[:timeout], log_path: log)
+          result = drive(log)
         ensure
           summary = sampler&.stop
         end
@@ -53,12 +52,20 @@ module Rackbench
 
       private
 
+      def drive(log)
+        common = { url: @url, duration: @config[:duration], timeout: @config[:timeout], log_path: log }
+        return @ctx.engine.run(concurrency: @trial.concurrency, threads: @config[:threads], **common) unless @trial.rate
+
+        @ctx.engine.run(rate: @trial.rate, connections: @config[:connections],
+                        expected_latency_ms: @config[:expected_latency] * 1000, **common)
+      end
+
       def warnings(record)
         client = record.dig("cpu", "client_machine_share")
         server = record.dig("cpu", "server_machine_share")
         return [] unless client && server && client > CLIENT_SHARE_LIMIT && client + server > SATURATED
 
-        ["#{@trial.setup.label} #{@trial.endpoint} c=#{@trial.concurrency}: the load generator used " \
+        ["#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}: the load generator used " \
          "#{(client * 100).round}% of the machine's CPU while it was saturated, so the server's figures are " \
          "understated; use fewer load threads (--threads 1) or load from another machine (--url)"]
       end

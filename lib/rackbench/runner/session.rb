@@ -53,7 +53,7 @@ module Rackbench
       end
 
       def run_endpoint(endpoint, trials, check)
-        warm_up(base_url + endpoint, trials.map(&:concurrency).max)
+        warm_up(base_url + endpoint, trials)
         trials.each do |trial|
           alive!
           Measurement.new(trial: trial, url: base_url + endpoint, verification: check, instance: @instance,
@@ -94,12 +94,17 @@ module Rackbench
         end
       end
 
-      def warm_up(url, concurrency)
+      def warm_up(url, trials)
         return unless @config[:warmup].positive?
 
         @ctx.listener.warming_up(@setup, url)
-        @ctx.engine.run(url: url, concurrency: concurrency, duration: @config[:warmup], threads: @config[:threads],
-                        timeout: @config[:timeout], log_path: File.join(@ctx.store.logs_dir, "warmup.log"))
+        common = { url: url, duration: @config[:warmup], timeout: @config[:timeout],
+                   log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
+        if trials.first.rate
+          @ctx.engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], **common)
+        else
+          @ctx.engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], **common)
+        end
       rescue Error => e
         @ctx.listener.warning("#{@setup.label}: warm-up of #{url} failed (#{e.message}); measuring anyway")
       end

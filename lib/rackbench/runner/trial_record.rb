@@ -9,17 +9,18 @@ module Rackbench
     # load engine measured. Latency figures carry the engine's loop ("closed":
     # measured from when the request was sent, hiding coordinated omission).
     module TrialRecord
-      LATENCY_KEYS = %w[min mean stdev p50 p75 p90 p99 p99.9 max].freeze
+      LATENCY_KEYS = %w[min mean stdev p50 p75 p90 p99 p99.9 p99.99 max].freeze
 
       module_function
 
       def build(trial, result, started_at:, log:, verification: nil)
         setup = trial.setup
-        errors = Errors.with_unanswered(result.errors, result, trial.concurrency)
+        errors = Errors.with_unanswered(result.errors, result, trial.concurrency || result.connections.to_i)
         classified = Errors.classify(errors, verification)
         {
           "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
-          "threads" => setup.threads, "endpoint" => trial.endpoint, "concurrency" => trial.concurrency,
+          "threads" => setup.threads, "endpoint" => trial.endpoint,
+          "concurrency" => trial.concurrency || result.connections, "rate" => trial.rate,
           "repetition" => trial.repetition, "started_at" => started_at, "engine" => result.engine,
           "loop" => result.loop, "duration_s" => result.duration_s.round(4), "requests" => result.requests,
           "bytes" => result.bytes, "rps" => result.rps.round(2),
@@ -27,8 +28,21 @@ module Rackbench
           "goodput_rps" => Errors.goodput(result).round(2),
           "errors" => errors, "error_total" => classified["server_failures"],
           "error_artifacts" => classified["artifacts"], "verified" => !verification.nil?,
-          "notes" => Errors.notes(verification, unanswered: !errors.equal?(result.errors)), "command" => result.command, "log" => log
-        }
+          "notes" => Errors.notes(verification, unanswered: !errors.equal?(result.errors)),
+          "command" => result.command, "log" => log
+        }.merge(open_loop(result))
+      end
+
+      # Open loop: latency is measured from each request's planned send
+      # (free of coordinated omission); service time beside it is not.
+      def open_loop(result)
+        return {} unless result.loop == "open"
+
+        { "service_ms" => result.service_ms&.transform_values { |v| v&.round(3) },
+          "target_rate" => result.target_rate, "achieved_rate" => result.achieved_rate&.round(2),
+          "connections" => result.connections, "in_flight" => result.in_flight, "unsent" => result.unsent,
+          "schedule_slip_ms" => result.schedule_slip_ms, "valid" => result.valid,
+          "invalid_reason" => result.invalid_reason }
       end
     end
   end

@@ -32,9 +32,21 @@ module Rackbench
       attr_reader :cells
 
       def initialize(trials)
-        @cells = trials.group_by { |t| [t["endpoint"], t["setup"], t["concurrency"]] }.map do |(e, s, c), ts|
+        @open = trials.any? { |t| t["rate"] }
+        # The load level: the offered rate for open-loop trials, else the
+        # concurrency (kept in the `concurrency` slot so reports index alike).
+        @cells = trials.group_by { |t| [t["endpoint"], t["setup"], t["rate"] || t["concurrency"]] }.map do |(e, s, c), ts|
           Cell.new(endpoint: e, setup: s, concurrency: c, trials: ts)
         end
+      end
+
+      def open_loop?
+        @open
+      end
+
+      # "c=8" or, for an open-loop run, "r=200" (offered req/s).
+      def level_label(level)
+        @open ? "r=#{format('%g', level)}" : "c=#{level}"
       end
 
       def endpoints

@@ -84,19 +84,21 @@ class AbOutputTest < Minitest::Test
 
   def test_missing_or_short_csv
     assert(AbOutput.parse(fixture("ok.txt"), csv: nil).latency_ms.values.all?(&:nil?))
-    error = assert_raises(Rackbench::Error) { AbOutput.parse(fixture("ok.txt"), csv: "Percentage served,Time in ms\n0,1.0\n") }
+    short = "Percentage served,Time in ms\n0,1.0\n"
+    error = assert_raises(Rackbench::Error) { AbOutput.parse(fixture("ok.txt"), csv: short) }
     assert_match(/101/, error.message)
   end
 
   def test_failure_messages
-    assert_equal "ab gave up: a response took longer than its -s timeout (1 s), which ends ab's whole run " \
-                 "without a report; is the server stalled?",
+    assert_equal "ab gave up: no connection got an answer within its -s timeout (1 s), which ends ab's " \
+                 "whole run without a report; is the server stalled?",
                  AbOutput.failure_message(fixture("no_response.txt"), timeout: 1)
     assert_equal "ab rejected its arguments: invalid URL", AbOutput.failure_message(fixture("usage_invalid_url.txt"))
     assert_equal "ab rejected its arguments: Invalid Concurrency [Range 0..200000]",
                  AbOutput.failure_message(fixture("usage_concurrency.txt"))
     assert_equal "ab could not connect to http://127.0.0.1:9/: Connection refused; is the server listening?",
-                 AbOutput.failure_message("apr_socket_connect(): Connection refused (111)\n", url: "http://127.0.0.1:9/")
+                 AbOutput.failure_message("apr_socket_connect(): Connection refused (111)\n",
+                                          url: "http://127.0.0.1:9/")
     assert_equal "ab failed: ab printed nothing", AbOutput.failure_message("")
   end
 
@@ -121,7 +123,8 @@ class AbEngineTest < Minitest::Test
 
   def test_command_is_the_seed_flags_with_n_after_t
     argv = Ab.new.command(url: URL, concurrency: 40, duration: 30, timeout: 30)
-    assert_equal ["ab", "-r", "-c", "40", "-t", "30", "-n", "10000000", "-s", "30", "-e", "percentiles.csv", URL], argv
+    assert_equal ["ab", "-r", "-c", "40", "-t", "30", "-n", "10000000", "-s", "30", "-e", "percentiles.csv", URL],
+                 argv
     assert_operator argv.index("-n"), :>, argv.index("-t"), "-t resets -n to 50000 when it comes later"
   end
 
@@ -164,7 +167,7 @@ class AbEngineTest < Minitest::Test
     with_script("echo 'apr_pollset_poll: The timeout specified has expired (70007)' >&2; exit 119") do |ab, dir|
       File.write(File.join(dir, "load.log"), "Complete requests: 5\n")
       error = assert_raises(Rackbench::Error) { run_ab(ab, dir) }
-      assert_match(/\Aab gave up: a response took longer than its -s timeout \(30 s\)/, error.message)
+      assert_match(/\Aab gave up: no connection got an answer within its -s timeout \(30 s\)/, error.message)
     end
   end
 

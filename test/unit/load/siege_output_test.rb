@@ -60,8 +60,8 @@ class SiegeOutputTest < Minitest::Test
     { "close_delimited.txt" => [1024, 1024, 1.23], "connection_refused.txt" => [1024, 1025, 0.17],
       "reset_failures_10.txt" => [10, 11, 0.02] }.each do |name, (limit, failed, elapsed)|
       error = assert_raises(Rackbench::Error, name) { parse(name, failures: limit) }
-      assert_match(/\Asiege gave up after #{failed} socket failures in #{elapsed} s \(its failures limit is #{limit} /,
-                   error.message)
+      expected = /\Asiege gave up after #{failed} socket failures in #{elapsed} s \(its failures limit is #{limit} /
+      assert_match expected, error.message
     end
   end
 
@@ -80,7 +80,8 @@ class SiegeOutputTest < Minitest::Test
   end
 
   def test_failure_messages
-    assert_equal "siege failed: [error] socket: read error Connection reset by peer sock.c:635: Connection reset by peer",
+    assert_equal "siege failed: [error] socket: read error Connection reset by peer sock.c:635: " \
+                 "Connection reset by peer",
                  SiegeOutput.failure_message(fixture("reset_failures_10.txt").sub(/^\{.*\}/m, ""))
     assert_equal "siege rejected its arguments: see its usage text in the log",
                  SiegeOutput.failure_message("siege: invalid option -- 'z'\nUsage: siege [options]\n")
@@ -152,7 +153,8 @@ class SiegeEngineTest < Minitest::Test
 
   def test_run_raises_at_the_failures_limit_and_on_a_non_zero_exit
     with_script("cat '#{FIXTURES}/reset_failures_10.txt'") do |siege, dir|
-      error = assert_raises(Rackbench::Error) { run_siege(instant(Siege.new(binary: siege_path(dir), failures: 10)), dir) }
+      strict = instant(Siege.new(binary: siege_path(dir), failures: 10))
+      error = assert_raises(Rackbench::Error) { run_siege(strict, dir) }
       assert_match(/gave up after 11 socket failures/, error.message)
     end
     with_script("echo '[fatal] unable to allocate memory' >&2; exit 1") do |siege, dir|

@@ -39,7 +39,7 @@ class SamplerTest < Minitest::Test
   end
 
   def sampler(roles, client: nil)
-    Sampler.new(roles: roles, client: client, proc_root: @root, clock: @clock, cores: 2)
+    Sampler.new(roles: roles, client: client, interval: 0.1, proc_root: @root, clock: @clock, cores: 2)
   end
 
   def test_cpu_per_role_and_memory_from_the_proc_files
