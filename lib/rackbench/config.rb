@@ -32,12 +32,15 @@ module Rackbench
       out: nil,              # nil: rackbench-runs/<timestamp>
       upstream_delay: 0.1,   # seconds the network-io upstream stub waits before answering
       upstream_bytes: 20_000,
+      health_path: nil,      # a health check during every trial; nil: /health on the arena, none on other apps
+      health_timeout: 2.0,   # a health check slower than this fails (and fails the capacity SLO)
       verify: true,          # check each endpoint's first responses before loading it
       quiet: false
     }.freeze
 
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
-    NUMBERS = %i[duration warmup cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency].freeze
+    NUMBERS = %i[duration warmup cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
+                 health_timeout].freeze
     OPEN_LOOP_ENGINES = %w[wrk-open].freeze
     COUNTS = %i[repeat upstream_bytes].freeze
     MAX_CONCURRENCY = 10_000
@@ -88,6 +91,7 @@ module Rackbench
       cfg[:port] = count(:port, cfg[:port], max: 65_535) unless cfg[:port].nil?
       cfg[:setups] = Array(cfg[:setups]).map { |s| s.is_a?(Setup) ? s : Setup.parse(s) }
       cfg[:endpoints] = Array(cfg[:endpoints]).map { |e| endpoint(e) }
+      cfg[:health_path] = endpoint(cfg[:health_path]) unless cfg[:health_path].nil?
       check_url(cfg)
       cfg
     end

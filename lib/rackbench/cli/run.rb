@@ -102,6 +102,8 @@ module Rackbench
           o.on("-o", "--out DIR", "run directory (default rackbench-runs/<timestamp>)") { |v| cli[:out] = v }
           o.on("--upstream-delay SECONDS", "delay of the /network-io upstream stub (default 0.1)") { |v| cli[:upstream_delay] = v }
           o.on("--upstream-bytes N", "body size of the /network-io upstream stub (default 20000)") { |v| cli[:upstream_bytes] = v }
+          o.on("--health-path PATH", "health check during every trial (default /health on the arena app)") { |v| cli[:health_path] = v }
+          o.on("--health-timeout SECONDS", "a health check slower than this fails (default 2)") { |v| cli[:health_timeout] = v }
           o.on("--no-verify", "skip checking each endpoint's first responses before load") { cli[:verify] = false }
           o.on("--resume DIR", "continue an interrupted run: the trials DIR holds are skipped") { |v| cli[:resume] = v }
           o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }

@@ -31,10 +31,11 @@ module Rackbench
         errors = r["error_total"].to_i.positive? ? "  errors #{r['error_total']}" : ""
         level = r["rate"] ? "r=#{format('%g', r['rate'])}" : "c=#{r['concurrency']}"
         invalid = r["valid"] == false ? "  INVALID: #{r['invalid_reason']}" : ""
-        @io.puts format("  [%d/%d] %-16s %-22s %-6s %10s req/s  mean %s  p99 %s (%s-loop)%s%s",
+        health = r["health"] ? "  health max #{NumberFormat.ms(r['health']['max_ms'])}#{r['health']['failures'].positive? ? " (#{r['health']['failures']} failed)" : ''}" : ""
+        @io.puts format("  [%d/%d] %-16s %-22s %-6s %10s req/s  mean %s  p99 %s (%s-loop)%s%s%s",
                         index, total, r["setup"], r["endpoint"], level, NumberFormat.rps(r["rps"]),
                         NumberFormat.ms(r.dig("latency_ms", "mean")), NumberFormat.ms(r.dig("latency_ms", "p99")),
-                        r["loop"], errors, invalid)
+                        r["loop"], errors, health, invalid)
       end
 
       def setup_failed(record)

@@ -3,6 +3,9 @@
 require_relative "../clock"
 require_relative "trial_record"
 require_relative "sampling"
+require_relative "health_check"
+require_relative "../workload/arena"
+require "uri"
 
 module Rackbench
   class Runner
@@ -35,14 +38,17 @@ module Rackbench
         log = File.join(@ctx.store.logs_dir, "#{self.class.slug(@trial.key)}.#{@ctx.engine.name}.log")
         started_at = Clock.wall_iso8601
         sampler = Sampling.sampler(instance: @instance, front: @front, pid: @config[:pid])&.start
+        health = health_check&.start
         begin
           result = drive(log)
         ensure
           summary = sampler&.stop
+          checks = health&.stop
         end
         record = TrialRecord.build(@trial, result, started_at: started_at, log: File.basename(log),
                                                    verification: @verification)
         record.merge!(summary.to_h) if summary
+        record["health"] = checks if checks
         record["warnings"] = warnings(record)
         @ctx.store.append_trial(record)
         @ctx.store.append_samples(@trial.key, sampler.series) if sampler
@@ -51,6 +57,14 @@ module Rackbench
       end
 
       private
+
+      def health_check
+        path = @config[:health_path] || (@config[:app] || @config[:url] ? nil : Workload::Arena::READY_PATH)
+        return nil unless path
+
+        uri = URI(@url)
+        HealthCheck.new(host: uri.host, port: uri.port, path: path, timeout: @config[:health_timeout])
+      end
 
       def drive(log)
         common = { url: @url, duration: @config[:duration], timeout: @config[:timeout], log_path: log }

@@ -1,0 +1,102 @@
+# frozen_string_literal: true
+
+require "net/http"
+require_relative "../clock"
+require_relative "../stats/summary"
+
+module Rackbench
+  class Runner
+    # A load balancer's health check during a trial (seed 002: failing health
+    # checks got containers killed under load). A separate, low-rate client
+    # in a background thread sends GET path every `interval` seconds on its
+    # own keep-alive connection (a new one after any failure), and records
+    # each check's latency on the monotonic clock. A check slower than
+    # `timeout` is a failure, as a load balancer would count it.
+    #
+    # Limits: checks are closed-loop (a check waits for the previous one),
+    # the interval is a target (a slow check delays the next), and the thread
+    # shares rackbench's process with the sampler (both are light).
+    class HealthCheck
+      FAILURES = [SystemCallError, IOError, Timeout::Error, Net::HTTPBadResponse, EOFError].freeze
+
+      def initialize(host:, port:, path:, interval: 0.5, timeout: 2.0)
+        @host = host
+        @port = port
+        @path = path
+        @interval = interval
+        @timeout = timeout
+        @latencies = []
+        @failures = Hash.new(0)
+      end
+
+      def start
+        @stop = false
+        @thread = Thread.new { loop_checks }
+        self
+      end
+
+      def stop
+        @stop = true
+        @thread&.join(@timeout + 1)
+        @thread&.kill
+        @http&.finish if @http&.started?
+        summary
+      rescue IOError
+        summary
+      end
+
+      def summary
+        lat = Stats::Summary.of(@latencies)
+        { "path" => @path, "interval_s" => @interval, "timeout_s" => @timeout, "checks" => @latencies.size + failed,
+          "failures" => failed, "failure_kinds" => @failures.dup, "median_ms" => lat.median&.round(2),
+          "max_ms" => lat.max&.round(2) }
+      end
+
+      private
+
+      def failed
+        @failures.values.sum
+      end
+
+      def loop_checks
+        next_at = Clock.now
+        until @stop
+          check
+          next_at += @interval
+          pause = next_at - Clock.now
+          sleep pause if pause.positive?
+        end
+      end
+
+      def check
+        started = Clock.now
+        res = connection.request_get(@path)
+        ms = (Clock.now - started) * 1000
+        return failure("status #{res.code}") unless res.code.to_i.between?(200, 399)
+
+        @latencies << ms
+      rescue Net::OpenTimeout, Net::ReadTimeout
+        failure("timeout")
+      rescue *FAILURES
+        failure("connection")
+      end
+
+      def failure(kind)
+        @failures[kind] += 1
+        @http&.finish if @http&.started?
+        @http = nil
+      rescue IOError
+        @http = nil
+      end
+
+      def connection
+        @http ||= Net::HTTP.new(@host, @port).tap do |http|
+          http.open_timeout = @timeout
+          http.read_timeout = @timeout
+          http.max_retries = 0
+          http.start
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,70 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "socket"
+require "rackbench/runner/health_check"
+
+# The health checker against a tiny in-process HTTP server on 127.0.0.1
+# whose answer time the test sets.
+class HealthCheckTest < Minitest::Test
+  def serve(delay:, status: 200)
+    server = TCPServer.new("127.0.0.1", 0)
+    thread = Thread.new do
+      loop do
+        client = server.accept
+        Thread.new(client) do |c|
+          while c.gets("\r\n\r\n")
+            sleep delay
+            c.write("HTTP/1.1 #{status} X\r\ncontent-length: 2\r\n\r\nok")
+          end
+        rescue IOError, SystemCallError
+          nil
+        ensure
+          c.close
+        end
+      end
+    rescue IOError
+      nil
+    end
+    [server, thread]
+  end
+
+  def test_counts_checks_and_their_latency
+    server, thread = serve(delay: 0.05)
+    check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
+                                               interval: 0.1, timeout: 1).start
+    sleep 0.55
+    s = check.stop
+    assert_operator s["checks"], :>=, 4
+    assert_equal 0, s["failures"]
+    assert_operator s["median_ms"], :>=, 50
+  ensure
+    server&.close
+    thread&.kill
+  end
+
+  def test_a_check_slower_than_the_timeout_fails
+    server, thread = serve(delay: 0.4)
+    check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
+                                               interval: 0.1, timeout: 0.2).start
+    sleep 0.7
+    s = check.stop
+    assert_operator s["failures"], :>=, 1
+    assert_operator s["failure_kinds"]["timeout"], :>=, 1
+  ensure
+    server&.close
+    thread&.kill
+  end
+
+  def test_error_statuses_fail
+    server, thread = serve(delay: 0, status: 503)
+    check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
+                                               interval: 0.05, timeout: 1).start
+    sleep 0.3
+    s = check.stop
+    assert_operator s["failure_kinds"]["status 503"], :>=, 2
+  ensure
+    server&.close
+    thread&.kill
+  end
+end
