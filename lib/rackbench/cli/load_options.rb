@@ -8,7 +8,6 @@ module Rackbench
     module LoadOptions
       module_function
 
-      # rubocop:disable Metrics/MethodLength, Layout/LineLength
       def define(o, cli)
         o.on("-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"') { |v| (cli[:setups] ||= []) << v }
         o.on("-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05, /fibonacci/25 ...") { |v| (cli[:endpoints] ||= []) << v }
@@ -35,7 +34,6 @@ module Rackbench
         o.on("--health-path PATH", "health check during every trial (default /health on the arena app)") { |v| cli[:health_path] = v }
         o.on("--health-timeout SECONDS", "a health check slower than this fails (default 2)") { |v| cli[:health_timeout] = v }
       end
-      # rubocop:enable Metrics/MethodLength, Layout/LineLength
     end
   end
 end

@@ -54,6 +54,7 @@ module Rackbench
         @ctx.store.append_samples(@trial.key, sampler.series) if sampler
         record["warnings"].each { |w| @ctx.listener.warning(w) }
         @ctx.listener.trial_finished(record, index, @ctx.progress.total)
+        record
       end
 
       private

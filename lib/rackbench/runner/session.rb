@@ -27,17 +27,53 @@ module Rackbench
         @config = context.config
       end
 
+      # Runs the session's planned trials.
       def call
+        with_server do
+          @trials.group_by(&:endpoint).each { |endpoint, trials| run_endpoint(endpoint, trials) }
+        end
+      end
+
+      # Boots (unless --url), verifies the endpoints, yields self so a caller
+      # (the capacity search) can #measure levels it chooses, then stops.
+      # Returns the block's value, or nil when the setup failed.
+      def with_server(endpoints = @trials.map(&:endpoint).uniq)
         @ctx.listener.setup_started(@setup, @rep)
         @instance = boot unless @ctx.plan.external?
         @front = boot_front if @setup.front
-        checks = verify
-        @trials.group_by(&:endpoint).each { |endpoint, trials| run_endpoint(endpoint, trials, checks[endpoint]) }
+        @checks = verify(endpoints)
+        yield self
       rescue SetupFailed => e
         fail_setup(e)
+        nil
       ensure
         @front&.stop
         @instance&.stop
+      end
+
+      # One trial on the running server: stored, reported, returned.
+      def measure(trial)
+        alive!
+        record = Measurement.new(trial: trial, url: base_url + trial.endpoint, verification: @checks[trial.endpoint],
+                                 instance: @instance, front: @front, context: @ctx).call
+        alive!
+        record
+      end
+
+      def warm_up(endpoint, trials)
+        return unless @config[:warmup].positive?
+
+        url = base_url + endpoint
+        @ctx.listener.warming_up(@setup, url)
+        common = { url: url, duration: @config[:warmup], timeout: @config[:timeout],
+                   log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
+        if trials.first.rate
+          @ctx.engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], **common)
+        else
+          @ctx.engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], **common)
+        end
+      rescue Error => e
+        @ctx.listener.warning("#{@setup.label}: warm-up of #{url} failed (#{e.message}); measuring anyway")
       end
 
       private
@@ -52,13 +88,10 @@ module Rackbench
         front
       end
 
-      def run_endpoint(endpoint, trials, check)
-        warm_up(base_url + endpoint, trials)
+      def run_endpoint(endpoint, trials)
+        warm_up(endpoint, trials)
         trials.each do |trial|
-          alive!
-          Measurement.new(trial: trial, url: base_url + endpoint, verification: check, instance: @instance,
-                          front: @front, context: @ctx).call
-          alive!
+          measure(trial)
           cool_down(endpoint)
         end
       end
@@ -77,11 +110,11 @@ module Rackbench
       end
 
       # {endpoint => Verify::Outcome}; raises SetupFailed on a wrong answer.
-      def verify
+      def verify(endpoints)
         return {} unless @config[:verify]
 
         verifier = verifier_for
-        @trials.map(&:endpoint).uniq.to_h { |endpoint| [endpoint, verifier.call(endpoint)] }
+        endpoints.to_h { |endpoint| [endpoint, verifier.call(endpoint)] }
       end
 
       def verifier_for
@@ -92,21 +125,6 @@ module Rackbench
           uri = URI(@config[:url])
           Verify.new(host: uri.host, port: uri.port, arena: false, timeout: @config[:timeout])
         end
-      end
-
-      def warm_up(url, trials)
-        return unless @config[:warmup].positive?
-
-        @ctx.listener.warming_up(@setup, url)
-        common = { url: url, duration: @config[:warmup], timeout: @config[:timeout],
-                   log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
-        if trials.first.rate
-          @ctx.engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], **common)
-        else
-          @ctx.engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], **common)
-        end
-      rescue Error => e
-        @ctx.listener.warning("#{@setup.label}: warm-up of #{url} failed (#{e.message}); measuring anyway")
       end
 
       def cool_down(endpoint)
