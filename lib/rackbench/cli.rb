@@ -14,8 +14,10 @@ module Rackbench
     COMMANDS = {
       "run" => "run a benchmark (setups x endpoints x concurrency levels)",
       "servers" => "list the app servers rackbench can run here, with versions",
+      "suites" => "list the built-in suites that reproduce the seed studies (run --suite NAME)",
       "report" => "re-render a stored run directory (table, html, md, csv, json)",
       "compare" => "compare two run directories cell by cell (Welch's t-test)",
+      "capacity" => "find the highest load each setup sustains within a p99/error SLO",
       "doctor" => "check this machine before benchmarking (wrk, cores, limits, load)"
     }.freeze
 

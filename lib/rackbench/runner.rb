@@ -32,6 +32,12 @@ module Rackbench
       end
     end
 
+    # Yields the context a Session needs (upstream stub running meanwhile),
+    # for searches that choose their own levels (rackbench capacity, tune).
+    def with_context
+      with_upstream { |env| yield context(env) }
+    end
+
     def call
       with_upstream do |env|
         @plan.schedule.each do |rep, setup|

@@ -11,7 +11,12 @@ module Rackbench
     #    still unanswered (in flight) or never sent when wrk stopped, so the
     #    server fell behind the offered rate (or the client could not offer
     #    it). The latency lower bounds are still reported.
-    # 2. the schedule slipped: among sends whose connection was free at the
+    # 2. the server fell behind: over the window's second half it answered
+    #    fewer than 97% of the offered rate (MIN_TAIL_SHARE), so its queue was
+    #    growing; a short trial would otherwise pass an overload whose
+    #    latency had not yet reached the objective (the slack covers one
+    #    request per connection finishing just outside the half).
+    # 3. the schedule slipped: among sends whose connection was free at the
     #    planned time (so any lateness is the client's own lag, not the
     #    server's), the mean lateness is above 1 ms (SLIP_MEAN_MAX_MS: wrk's
     #    timers have 1 ms resolution, so a healthy client stays well below;
@@ -22,6 +27,7 @@ module Rackbench
     #    A single late send (e.g. while wrk starts its threads) is tolerated.
     module OpenLoopValidity
       MIN_RATE_SHARE = 0.99
+      MIN_TAIL_SHARE = 0.97
       SLIP_MEAN_MAX_MS = 1.0
       SLIP_LATE_MS = 10.0 # must match SLIP_OVER_S in wrk/open_loop.lua
       SLIP_LATE_SHARE = 0.01
@@ -30,13 +36,31 @@ module Rackbench
 
       # [valid, reason]: [true, nil] or [false, "one line"].
       # target_rate, achieved_rate: req/s; slip: the schedule_slip_ms hash.
-      def check(target_rate:, achieved_rate:, slip:)
-        reason = rate_reason(target_rate, achieved_rate) || slip_reason(slip)
+      # With planned and completed (request counts), the rate is judged on
+      # their ratio, free of the rounding of a short window to whole requests.
+      def check(target_rate:, achieved_rate:, slip:, tail_rate: nil, planned: nil, completed: nil, connections: 1,
+                duration_s: nil)
+        achieved_share = planned.to_i.positive? && completed ? completed.to_f / planned : achieved_rate / target_rate
+        reason = rate_reason(target_rate, achieved_rate, achieved_share) ||
+                 tail_reason(target_rate, tail_rate, connections, duration_s) || slip_reason(slip)
         [reason.nil?, reason]
       end
 
-      def rate_reason(target, achieved)
-        return nil if achieved >= MIN_RATE_SHARE * target
+      # The slack allows one answer per connection (plus one) to fall just
+      # outside the half: with few requests the check says little.
+      def tail_reason(target, tail_rate, connections, duration_s)
+        return nil if tail_rate.nil?
+
+        half = duration_s ? duration_s / 2 : 1.0
+        slack = (connections.to_i + 1) / half
+        return nil if tail_rate >= MIN_TAIL_SHARE * target - slack
+
+        format("the server fell behind: it answered %.1f req/s over the second half of the trial against %s " \
+               "offered (its queue was growing); it cannot sustain this rate", tail_rate, format_rate(target))
+      end
+
+      def rate_reason(target, achieved, share = achieved / target)
+        return nil if share >= MIN_RATE_SHARE
 
         format("achieved %.1f req/s, %.1f%% of the %s req/s target (below %d%%): the server did not answer " \
                "every planned request before wrk stopped; lower the rate or check the server's errors",
@@ -61,7 +85,7 @@ module Rackbench
         rate == rate.to_i ? rate.to_i.to_s : rate.to_s
       end
 
-      private_class_method :rate_reason, :slip_reason, :format_rate
+      private_class_method :rate_reason, :tail_reason, :slip_reason, :format_rate
     end
   end
 end

@@ -33,7 +33,15 @@ module Rackbench
         completed = count(json, "completed")
         achieved = duration_s.positive? ? completed / duration_s : 0.0
         slip = slip(json)
-        valid, reason = OpenLoopValidity.check(target_rate: target, achieved_rate: achieved, slip: slip)
+        # Answers per second over the window's second half: a server that keeps
+        # up answers at the offered rate there; one that falls behind answers
+        # at its own capacity while its queue grows.
+        tail = json["answered_in_second_half"]
+        tail_rate = tail && duration_s.positive? ? tail / (duration_s / 2) : nil
+        valid, reason = OpenLoopValidity.check(target_rate: target, achieved_rate: achieved, slip: slip,
+                                               tail_rate: tail_rate, planned: count(json, "planned"),
+                                               completed: completed, connections: count(json, "connections"),
+                                               duration_s: duration_s)
         Result.new(engine: "wrk-open", requests: completed, duration_s: duration_s, bytes: count(json, "bytes"),
                    errors: errors(json), latency_ms: latency(json, "latency_us"), loop: "open", command: command,
                    service_ms: latency(json, "service_us"), target_rate: target, achieved_rate: achieved,

@@ -51,16 +51,18 @@ module Rackbench
         @instance&.stop
       end
 
-      # One trial on the running server: stored, reported, returned.
-      def measure(trial)
+      # One trial on the running server: stored, reported, returned. A search
+      # may pass its own context (another engine or settings for this level).
+      def measure(trial, context: @ctx)
         alive!
         record = Measurement.new(trial: trial, url: base_url + trial.endpoint, verification: @checks[trial.endpoint],
-                                 instance: @instance, front: @front, context: @ctx).call
+                                 instance: @instance, front: @front, context: context).call
         alive!
         record
       end
 
-      def warm_up(endpoint, trials)
+      # Returns the engine's Result (nil without warm-up, or when it failed).
+      def warm_up(endpoint, trials, engine: @ctx.engine)
         return unless @config[:warmup].positive?
 
         url = base_url + endpoint
@@ -68,12 +70,13 @@ module Rackbench
         common = { url: url, duration: @config[:warmup], timeout: @config[:timeout],
                    log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
         if trials.first.rate
-          @ctx.engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], **common)
+          engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], **common)
         else
-          @ctx.engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], **common)
+          engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], **common)
         end
       rescue Error => e
         @ctx.listener.warning("#{@setup.label}: warm-up of #{url} failed (#{e.message}); measuring anyway")
+        nil
       end
 
       private

@@ -62,6 +62,15 @@ module Rackbench
         append("setups.jsonl", record)
       end
 
+      # Capacity searches: one line per measured level, and the knee found.
+      def append_capacity(record)
+        append("capacity.jsonl", record)
+      end
+
+      def capacity
+        read_lines("capacity.jsonl")
+      end
+
       # The sampler's time series of one trial: one line per sample, tagged
       # with the trial's key, written in one go.
       def append_samples(key, series)

@@ -165,6 +165,7 @@ function init(args)
   req = wrk.format()
   first_slot, free_since, inflight, sent_at = nil, nil, nil, nil
   sent, completed, retries, queued, extra = 0, 0, 0, 0, 0
+  tail_from, tail_to, in_tail = nil, nil, 0 -- the window's second half: answers counted there
   slip_n, slip_sum, slip_max, slip_over, early = 0, 0, 0, 0, 0
 end
 
@@ -185,6 +186,7 @@ function delay()
   local t = now()
   if not first_slot then -- connected: start at this connection's first slot from go
     local go = wait_for_gate()
+    tail_from, tail_to = go + duration / 2, go + duration
     t = now()
     local phase = go + conn_index / rate
     first_slot = phase + math.max(0, math.ceil((t - phase) / period)) * period
@@ -240,6 +242,7 @@ function response(status, headers, body)
   add_stats(lat, lat_ns)
   add_stats(svc, svc_ns)
   completed = completed + 1
+  if tail_from and t >= tail_from and t <= tail_to then in_tail = in_tail + 1 end
   inflight, free_since = nil, t
   -- published for done(): thread:get copies numbers, not tables
   lat_n, lat_min, lat_max, lat_sum, lat_sumsq = lat.n, lat.min, lat.max, lat.sum, lat.sumsq
@@ -325,12 +328,12 @@ function done(summary, latency, requests)
   local r, stop = first:get("rate"), last_setup + first:get("run_s")
   local lat_h, svc_h = merged(), merged()
   local t = { planned = 0, sent = 0, completed = 0, retries = 0, queued = 0, extra = 0, in_flight = 0,
-              unsent = 0, slip_n = 0, slip_sum = 0, slip_max = 0, slip_over = 0, early = 0 }
+              unsent = 0, slip_n = 0, slip_sum = 0, slip_max = 0, slip_over = 0, early = 0, in_tail = 0 }
   for _, th in ipairs(threads) do
     merge_thread(lat_h, th, "lat")
     merge_thread(svc_h, th, "svc")
     for _, key in ipairs({ "planned", "sent", "completed", "retries", "queued", "extra", "slip_n",
-                           "slip_sum", "slip_over", "early" }) do
+                           "slip_sum", "slip_over", "early", "in_tail" }) do
       t[key] = t[key] + th:get(key)
     end
     t.slip_max = math.max(t.slip_max, th:get("slip_max"))
@@ -355,7 +358,7 @@ function done(summary, latency, requests)
     { "duration_us", int(first:get("duration") * 1e6) }, { "wrk_duration_us", int(summary.duration) },
     { "planned", int(t.planned) }, { "sent", int(t.sent) }, { "completed", int(t.completed) },
     { "in_flight", int(t.in_flight) }, { "unsent", int(t.unsent) }, { "queued", int(t.queued) },
-    { "retries", int(t.retries) }, { "extra", int(t.extra) },
+    { "retries", int(t.retries) }, { "extra", int(t.extra) }, { "answered_in_second_half", int(t.in_tail) },
     { "wrk_requests", int(summary.requests) }, { "bytes", int(summary.bytes) },
     { "errors", errors_json(summary.errors) },
     { "slip_us", object({ { "sends", int(t.slip_n) }, { "mean", us(slip_mean * 1e9) },

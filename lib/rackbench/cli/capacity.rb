@@ -1,0 +1,105 @@
+# frozen_string_literal: true
+
+require_relative "command"
+require_relative "load_options"
+require_relative "interrupts"
+require_relative "../config"
+require_relative "../plan"
+require_relative "../runner"
+require_relative "../environment"
+require_relative "../store/run_dir"
+require_relative "../report/listener"
+require_relative "../report/progress"
+require_relative "../report/capacity_text"
+require_relative "../search/capacity"
+require_relative "../process/registry"
+
+module Rackbench
+  module CLI
+    # rackbench capacity: for each setup and endpoint, the highest load it
+    # sustains within an SLO, closed loop (concurrency) and open loop (rate).
+    class Capacity < Command
+      def call(argv)
+        cli, search = options(argv)
+        return 0 unless cli
+        raise UsageError, "unexpected argument #{argv.first.inspect}" unless argv.empty?
+
+        config = Config.build(cli.merge(warmup: cli[:warmup] || 1, cooldown: cli[:cooldown] || 0))
+        raise UsageError, "give the endpoint to search with --endpoint, e.g. --endpoint /pause/0.05" if config[:endpoints].empty?
+
+        config = Config.build(config.merge(setups: Config.default_setups)) if config[:setups].empty?
+        slo = Search::Slo.new(p99_ms: search[:p99_ms], error_rate: search[:errors] / 100.0,
+                              health: cli.key?(:health_timeout))
+        execute(Plan.new(config), slo, search)
+      end
+
+      private
+
+      def execute(plan, slo, search)
+        store = Store::RunDir.create(plan.config[:out] || File.join("rackbench-runs", "capacity-#{Time.now.strftime('%Y-%m-%dT%H-%M-%S')}"))
+        store.write_meta(Environment.collect(env: @env).merge(
+                           "command" => "capacity", "run_dir" => File.expand_path(store.path),
+                           "started_at" => Clock.wall_iso8601, "plan" => plan.to_h, "config" => Config.dump(plan.config),
+                           "slo" => slo.to_h, "search" => search.transform_keys(&:to_s)
+                         ))
+        listener = Rackbench::Report::Fanout.new(plan.config[:quiet] ? [] : [Rackbench::Report::Progress.new(@err)])
+        @err.puts "rackbench capacity: SLO #{slo.describe}; run directory #{store.path}"
+        knees = Interrupts.guard { search_all(plan, store, listener, slo, search) }
+        Rackbench::Report::CapacityText.new(store.capacity, io: @out).render
+        knees.compact.size == knees.size ? 0 : 1
+      rescue Error => e
+        e.run_dir ||= store&.path if store&.trials&.any?
+        raise
+      ensure
+        ProcessControl::Registry.stop_all
+      end
+
+      def search_all(plan, store, listener, slo, search)
+        runner = Runner.new(plan: plan, store: store, engine: Load.engine("wrk"), listener: listener)
+        runner.with_context do |ctx|
+          ctx.progress.total = plan.setups.size * plan.endpoints.size * search[:max_levels] * search[:loops].size
+          capacity = Search::Capacity.new(context: ctx, slo: slo, max_steps: search[:max_levels],
+                                          sustain: search[:sustain], loops: search[:loops])
+          plan.setups.product(plan.endpoints).map { |setup, endpoint| capacity.call(setup, endpoint) }
+        end
+      end
+
+      def options(argv)
+        cli = {}
+        search = { p99_ms: 500.0, errors: 0.1, sustain: nil, loops: %w[closed open], max_levels: 10 }
+        parser = OptionParser.new do |o|
+          o.banner = "Usage: rackbench capacity --setup LABEL --endpoint PATH [options]\n\n" \
+                     "For each setup and endpoint: the highest concurrency (closed loop) and the highest rate\n" \
+                     "(open loop, latency from the planned send) that meet the SLO. Doubling, then bisection.\n\n"
+          o.on("--slo-p99 TIME", "p99 latency objective: 500ms, 0.5s or milliseconds (default 500ms)") { |v| search[:p99_ms] = millis(v) }
+          o.on("--max-errors PERCENT", "error budget in % of responses (default 0.1)") { |v| search[:errors] = percent(v) }
+          o.on("--sustain SECONDS", "re-run the open-loop knee this long to confirm it holds (e.g. 60)") { |v| search[:sustain] = Config.number(:sustain, v, min: 1) }
+          o.on("--loop KIND", %w[both open closed], "closed, open or both (default both)") { |v| search[:loops] = v == "both" ? %w[closed open] : [v] }
+          o.on("--max-levels N", "measured levels per search at most (default 10)") { |v| search[:max_levels] = Config.count(:max_levels, v, max: 50) }
+          LoadOptions.define(o, cli)
+          o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
+          o.on("-h", "--help", "this help") do
+            @out.puts o.help
+            return nil
+          end
+        end
+        parse!(parser, argv)
+        [cli, search]
+      end
+
+      def millis(text)
+        m = text.to_s.strip.match(/\A(\d+(?:\.\d+)?)\s*(ms|s)?\z/)
+        raise UsageError, "--slo-p99 #{text.inspect}: write 500ms, 0.5s or 500" unless m && m[1].to_f.positive?
+
+        m[2] == "s" ? m[1].to_f * 1000 : m[1].to_f
+      end
+
+      def percent(text)
+        value = Float(text.to_s.delete_suffix("%"), exception: false)
+        raise UsageError, "--max-errors #{text.inspect}: write a percentage such as 0.1" unless value && value >= 0 && value <= 100
+
+        value
+      end
+    end
+  end
+end

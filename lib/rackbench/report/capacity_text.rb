@@ -1,0 +1,58 @@
+# frozen_string_literal: true
+
+require_relative "number_format"
+
+module Rackbench
+  module Report
+    # The capacity search on the terminal, from capacity.jsonl: each knee in
+    # one sentence, then the measured curve (every level, with its verdict).
+    class CapacityText
+      def initialize(rows, io:)
+        @knees = rows.select { |r| r["type"] == "knee" }
+        @levels = rows.select { |r| r["type"] == "level" }
+        @io = io
+      end
+
+      def render
+        @knees.each do |k|
+          @io.puts
+          @io.puts "#{k['setup']} on #{k['endpoint']}:"
+          %w[open closed].each { |loop| sentence(k, k[loop]) if k[loop] }
+          @io.puts "  sustained #{fmt_rate(k.dig('sustain', 'rate'))} for #{k.dig('sustain', 'seconds').to_i} s: " \
+                   "#{k.dig('sustain', 'holds') ? 'holds' : 'does not hold'} (#{k.dig('sustain', 'reason')})" if k["sustain"]
+          curve(k)
+        end
+      end
+
+      private
+
+      def sentence(knee, result)
+        unit = result["loop"] == "open" ? ->(v) { fmt_rate(v) } : ->(v) { "#{v} connections" }
+        slo = "p99 #{NumberFormat.ms(knee.dig('slo', 'p99_ms'))}"
+        head = "  #{result['loop']} loop: "
+        if result["pass"]
+          got = result["pass_record"] || {}
+          text = "sustains #{unit.call(result['pass'])} within #{slo} (#{NumberFormat.rps(got['rps'])} req/s, " \
+                 "p99 #{NumberFormat.ms(got.dig('latency_ms', 'p99'))})"
+          text += "; at #{unit.call(result['fail'])}: #{result['fail_reason']}" if result["fail"]
+          text += "; the search's upper limit was reached" unless result["fail"]
+        else
+          text = "no level met #{slo}; at #{unit.call(result['fail'])}: #{result['fail_reason']}"
+        end
+        @io.puts head + text + " [#{result['levels_measured']} levels]"
+      end
+
+      def curve(knee)
+        rows = @levels.select { |l| l["setup"] == knee["setup"] && l["endpoint"] == knee["endpoint"] }
+        rows.group_by { |l| l["kind"] }.each do |kind, levels|
+          points = levels.sort_by { |l| l["level"] }.map { |l| "#{kind == 'open' ? fmt_rate(l['level']) : "c=#{l['level']}"} #{l['pass'] ? 'ok' : 'FAIL'}" }
+          @io.puts "    #{kind} curve: #{points.join(', ')}"
+        end
+      end
+
+      def fmt_rate(value)
+        value ? "#{format('%g', value)} req/s" : "-"
+      end
+    end
+  end
+end

@@ -1,0 +1,63 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Search
+    # A service-level objective a load level must meet: p99 latency at most
+    # p99_ms, server errors at most error_rate of all responses, an open-loop
+    # trial valid (its rate achieved on schedule), and, when health_timeout
+    # is set, no health check failed (slower than the timeout, or an error).
+    # The p99 judged is the trial's own: corrected (from the planned send)
+    # in open loop, closed-loop otherwise.
+    class Slo
+      Verdict = Struct.new(:pass, :reason, :marginal, keyword_init: true)
+
+      # A p99 within this fraction of the objective is re-measured before
+      # the level is judged (see Capacity).
+      MARGIN = 0.2
+
+      attr_reader :p99_ms, :error_rate, :health
+
+      def initialize(p99_ms: 500.0, error_rate: 0.001, health: false)
+        @p99_ms = p99_ms
+        @error_rate = error_rate
+        @health = health
+      end
+
+      def judge(record)
+        p99 = record.dig("latency_ms", "p99")
+        reason = failure(record, p99)
+        Verdict.new(pass: reason.nil?, reason: reason || "p99 #{fmt(p99)} within #{fmt(@p99_ms)}",
+                    marginal: !p99.nil? && (p99 - @p99_ms).abs <= @p99_ms * MARGIN)
+      end
+
+      def to_h
+        { "p99_ms" => @p99_ms, "error_rate" => @error_rate, "health_checks" => @health }
+      end
+
+      def describe
+        "p99 <= #{fmt(@p99_ms)}, errors <= #{format('%g', @error_rate * 100)}%#{@health ? ', no failed health check' : ''}"
+      end
+
+      private
+
+      def failure(record, p99)
+        return "no response measured" if p99.nil? || record["requests"].to_i.zero?
+        return "invalid trial: #{record['invalid_reason']}" if record["valid"] == false
+        return "p99 #{fmt(p99)} over #{fmt(@p99_ms)}" if p99 > @p99_ms
+
+        errors = record["error_total"].to_i
+        rate = errors.to_f / (record["requests"].to_i + errors)
+        return "errors #{format('%.2f', rate * 100)}% over #{format('%g', @error_rate * 100)}%" if rate > @error_rate
+        return nil unless @health && record.dig("health", "failures").to_i.positive?
+
+        "#{record.dig('health', 'failures')} health check(s) failed (slowest #{fmt(record.dig('health', 'max_ms'))})"
+      end
+
+      def fmt(ms)
+        return "-" if ms.nil?
+
+        ms >= 1000 ? format("%.2f s", ms / 1000.0) : format("%.0f ms", ms)
+      end
+    end
+  end
+end
