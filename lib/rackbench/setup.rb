@@ -11,11 +11,14 @@ module Rackbench
   #   "unicorn x8"       8 worker processes
   #   "thin"             one Thin process (event loop)
   #   "passenger x2"     Passenger Standalone, 2 application processes
+  #   "falcon x2"        Falcon, 2 forked processes (fibers, no threads)
+  #   "pitchfork x4"     Pitchfork, 4 worker processes
   #
-  # Trailing words: "nopreload" (Puma/Unicorn/Passenger: load the app in
+  # Trailing words: "nopreload" (Puma/Unicorn/Passenger/Falcon: load the app in
   # each worker instead of once in the master); "behind nginx" (nginx as a
-  # reverse proxy in front, as the seed studies deployed Thin and Unicorn).
-  Setup = Struct.new(:label, :server, :workers, :threads, :preload, :front, keyword_init: true) do
+  # reverse proxy in front, as the seed studies deployed Thin and Unicorn);
+  # "on yjit" / "on mri" (the runtime: MRI, or MRI with YJIT turned on).
+  Setup = Struct.new(:label, :server, :workers, :threads, :preload, :front, :runtime, keyword_init: true) do
     def to_h
       super.transform_keys(&:to_s)
     end
@@ -33,7 +36,9 @@ module Rackbench
       "puma" => { default_workers: 1, default_threads: 5, threads: true },
       "unicorn" => { default_workers: 1, default_threads: 1, threads: false },
       "thin" => { default_workers: 1, default_threads: 1, threads: false, single_process: true },
-      "passenger" => { default_workers: 1, default_threads: 1, threads: false }
+      "passenger" => { default_workers: 1, default_threads: 1, threads: false },
+      "falcon" => { default_workers: 1, default_threads: 1, threads: false },
+      "pitchfork" => { default_workers: 1, default_threads: 1, threads: false }
     }.freeze
     MAX_WORKERS = 256
     MAX_THREADS = 1024
@@ -50,8 +55,13 @@ module Rackbench
       threads = spec[:default_threads]
       preload = true
       front = nil
-      if words.last(2).map(&:downcase) == %w[behind nginx]
-        front = "nginx"
+      runtime = "mri"
+      2.times do
+        case words.last(2).map(&:downcase)
+        in ["behind", "nginx"] then front = "nginx"
+        in ["on", rt] then runtime = runtime!(rt, text)
+        else break
+        end
         words.pop(2)
       end
       words.each do |word|
@@ -67,7 +77,20 @@ module Rackbench
         end
       end
       new(label: text.strip.squeeze(" "), server: server, workers: workers, threads: threads, preload: preload,
-          front: front)
+          front: front, runtime: runtime)
+    end
+
+    RUNTIMES = %w[mri yjit].freeze
+
+    def self.runtime!(word, text)
+      return word if RUNTIMES.include?(word)
+      if word == "jruby"
+        raise UsageError, "setup #{text.inspect}: the JRuby runtime is not supported yet (see the README); " \
+                          "accepted runtimes: #{RUNTIMES.join(', ')}"
+      end
+
+      raise UsageError, "setup #{text.inspect}: unknown runtime #{word.inspect}#{Suggest.did_you_mean(word, RUNTIMES)}; " \
+                        "accepted runtimes: #{RUNTIMES.join(', ')}"
     end
 
     def self.unknown_server(server, text)
@@ -92,6 +115,6 @@ module Rackbench
 
       raise UsageError, "setup #{text.inspect}: threads must be 1..#{MAX_THREADS} (got #{threads})"
     end
-    private_class_method :unknown_server, :check_counts!
+    private_class_method :unknown_server, :check_counts!, :runtime!
   end
 end

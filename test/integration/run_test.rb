@@ -105,3 +105,22 @@ class NginxFrontIntegrationTest < Minitest::Test
     assert_match(/thin behind nginx/, out)
   end
 end
+
+# "on yjit": the runtime is part of the setup.
+class RuntimeIntegrationTest < Minitest::Test
+  def test_yjit_runtime_reaches_the_server_processes
+    require "rackbench/server"
+    require "rackbench/setup"
+    require "rackbench/ports"
+    %w[puma\ x2:2\ on\ yjit passenger\ x1\ on\ yjit puma\ x1:2].each do |label|
+      setup = Rackbench::Setup.parse(label)
+      instance = Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter(setup.server), setup: setup,
+                                                 app: Rackbench::Workload::Arena::CONFIG_RU,
+                                                 port: Rackbench::Ports.free, dir: tmpdir, ready_path: "/health").start
+      info = JSON.parse(Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/server").body)
+      assert_equal setup.runtime == "yjit", info["yjit"], "#{label}: YJIT as the setup says"
+    ensure
+      instance&.stop
+    end
+  end
+end

@@ -92,11 +92,13 @@ module Rackbench
         RbConfig.ruby
       end
 
-      # The command that starts the server's executable.
-      def launch(name = key)
-        return [ruby, Gem.bin_path("bundler", "bundle"), "exec", name] if @app&.bundled?
+      # The command that starts the server's executable, on the setup's
+      # runtime ("yjit": MRI with --yjit; workers forked from it inherit it).
+      def launch(setup = nil, name = key)
+        flags = setup&.runtime == "yjit" ? ["--yjit"] : []
+        return [ruby, *flags, Gem.bin_path("bundler", "bundle"), "exec", name] if @app&.bundled?
 
-        [ruby, Gem.bin_path(gem_name, name)]
+        [ruby, *flags, Gem.bin_path(gem_name, name)]
       end
     end
   end

@@ -11,7 +11,7 @@ module Rackbench
       KEY = "puma"
 
       def argv(setup, app:, port:, dir:)
-        cmd = [*launch, "--no-config", "-e", "production", "-b", "tcp://127.0.0.1:#{port}",
+        cmd = [*launch(setup), "--no-config", "-e", "production", "-b", "tcp://127.0.0.1:#{port}",
                "-t", "#{setup.threads}:#{setup.threads}", "--pidfile", File.join(dir, "puma.pid"),
                "--tag", "rackbench"]
         cmd += ["-w", setup.workers.to_s] unless single_process?(setup)
