@@ -4,6 +4,7 @@ require "etc"
 require_relative "error"
 require_relative "setup"
 require_relative "suggest"
+require_relative "scenario"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -12,6 +13,7 @@ module Rackbench
     DEFAULTS = {
       setups: [],            # empty: every installed server scaled to the cores (Config.default_setups)
       endpoints: [],         # empty: the quick plan's arena endpoints
+      scenario: nil,         # weighted paths loaded together: "/:5,/posts:3" (replaces endpoints)
       concurrency: [1, 8, 32],
       rate: [],              # req/s per level; non-empty: open loop (engine wrk-open) instead of concurrency
       connections: nil,      # open loop: connections; nil: max(R x 10 ms, R x expected_latency)
@@ -92,6 +94,7 @@ module Rackbench
       cfg[:setups] = Array(cfg[:setups]).map { |s| s.is_a?(Setup) ? s : Setup.parse(s) }
       cfg[:endpoints] = Array(cfg[:endpoints]).map { |e| endpoint(e) }
       cfg[:health_path] = endpoint(cfg[:health_path]) unless cfg[:health_path].nil?
+      check_scenario(cfg)
       check_url(cfg)
       cfg
     end
@@ -102,6 +105,18 @@ module Rackbench
 
       unit = key == :rate ? "requests per second" : "seconds"
       raise UsageError, "#{flag(key)} must be a number of #{unit} >= #{min} (got #{value.inspect})"
+    end
+
+    SCENARIO_ENGINES = %w[wrk wrk-open].freeze
+
+    def check_scenario(cfg)
+      return if cfg[:scenario].nil?
+
+      Scenario.parse(cfg[:scenario])
+      raise UsageError, "give --endpoint or --scenario, not both" if cfg[:endpoints].any?
+      return if SCENARIO_ENGINES.include?(cfg[:engine])
+
+      raise UsageError, "--scenario needs --engine wrk or wrk-open (#{cfg[:engine]} loads one URL)"
     end
 
     # --rate needs an open-loop engine, and an open-loop engine needs --rate.

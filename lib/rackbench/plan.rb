@@ -39,7 +39,22 @@ module Rackbench
     end
 
     def endpoints
+      return [scenario.label] if scenario
+
       config[:endpoints].empty? ? Config::QUICK_ENDPOINTS : config[:endpoints]
+    end
+
+    # The weighted scenario (its label stands as the one endpoint), or nil.
+    def scenario
+      return nil if config[:scenario].nil?
+
+      @scenario ||= Scenario.parse(config[:scenario])
+    end
+
+    # The path a request to this endpoint goes to (a scenario's first path;
+    # the load generator picks the others per request).
+    def path_of(endpoint)
+      scenario && endpoint == scenario.label ? scenario.paths.first : endpoint
     end
 
     def levels

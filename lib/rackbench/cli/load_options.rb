@@ -10,6 +10,7 @@ module Rackbench
 
       def define(o, cli)
         o.on("-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"') { |v| (cli[:setups] ||= []) << v }
+        o.on("--scenario MIX", 'weighted paths loaded together, e.g. "/:5,/posts:3,/search?q=x:2"') { |v| cli[:scenario] = v }
         o.on("-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05, /fibonacci/25 ...") { |v| (cli[:endpoints] ||= []) << v }
         o.on("-c", "--concurrency LIST", Array, "open connections per level, e.g. 1,8,32 (default 1,8,32)") { |v| cli[:concurrency] = v }
         o.on("--rate LIST", Array, "open loop: offered req/s per level, e.g. 50,100,200 (engine wrk-open)") { |v| cli[:rate] = v }

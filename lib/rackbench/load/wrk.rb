@@ -42,6 +42,7 @@ module Rackbench
     #   4 connections while printing "5 connections"): T must divide C.
     class Wrk
       SCRIPT = File.expand_path("wrk/report.lua", __dir__)
+      SCENARIO_SCRIPT = File.expand_path("wrk/scenario.lua", __dir__)
       NOT_FOUND = "wrk not found on PATH: run bin/setup (or apt-get install wrk)"
       VERSION_LINE = %r{\Awrk\s+(?:\S*/)?v?(\d+(?:\.\d+)+)}.freeze
       MAX_DEFAULT_THREADS = 2
@@ -69,17 +70,20 @@ module Rackbench
 
       # The argv #run executes (also stored in meta.json). duration and
       # timeout in seconds, rounded up to whole seconds.
-      def command(url:, concurrency:, duration:, threads: nil, timeout: 30)
+      # scenario: a Rackbench::Scenario (weighted paths, picked per request
+      # by wrk/scenario.lua) or nil for the URL's own path.
+      def command(url:, concurrency:, duration:, threads: nil, timeout: 30, scenario: nil)
         connections = whole(concurrency, "concurrency")
         [@binary, "-t", thread_count(threads, connections).to_s, "-c", connections.to_s,
          "-d", "#{seconds(duration, 'duration')}s", "--timeout", "#{seconds(timeout, 'timeout')}s",
-         "--latency", "-s", SCRIPT, url.to_s]
+         "--latency", "-s", scenario ? SCENARIO_SCRIPT : SCRIPT, url.to_s, *scenario&.script_args]
       end
 
-      def run(url:, concurrency:, duration:, log_path:, threads: nil, timeout: 30)
+      def run(url:, concurrency:, duration:, log_path:, threads: nil, timeout: 30, scenario: nil)
         raise Error, NOT_FOUND unless available?
 
-        argv = command(url: url, concurrency: concurrency, duration: duration, threads: threads, timeout: timeout)
+        argv = command(url: url, concurrency: concurrency, duration: duration, threads: threads, timeout: timeout,
+                       scenario: scenario)
         output = execute(argv, seconds(duration, "duration") + seconds(timeout, "timeout") + GRACE_S, log_path)
         WrkOutput.parse(output, command: argv)
       end

@@ -57,20 +57,23 @@ module Rackbench
         "wrk-open"
       end
 
-      def command(url:, rate:, duration:, connections: nil, timeout: 30, expected_latency_ms: nil)
+      # scenario: a Rackbench::Scenario: each planned send picks its path by
+      # weight (open_loop.lua's arguments after the first four).
+      def command(url:, rate:, duration:, connections: nil, timeout: 30, expected_latency_ms: nil, scenario: nil)
         rate = positive(rate, "rate (requests per second)")
         duration = positive(duration, "duration")
         n = connection_count(rate, connections, expected_latency_ms)
         run_s = run_seconds(duration)
         [@binary, "-t", n.to_s, "-c", n.to_s, "-d", "#{run_s}s", "--timeout", "#{seconds(timeout, 'timeout')}s",
-         "-s", SCRIPT, url.to_s, number(rate), n.to_s, number(duration), run_s.to_s]
+         "-s", SCRIPT, url.to_s, number(rate), n.to_s, number(duration), run_s.to_s, *scenario&.script_args]
       end
 
-      def run(url:, rate:, duration:, log_path:, connections: nil, timeout: 30, expected_latency_ms: nil)
+      def run(url:, rate:, duration:, log_path:, connections: nil, timeout: 30, expected_latency_ms: nil,
+              scenario: nil)
         raise Error, NOT_FOUND unless available?
 
         argv = command(url: url, rate: rate, duration: duration, connections: connections, timeout: timeout,
-                       expected_latency_ms: expected_latency_ms)
+                       expected_latency_ms: expected_latency_ms, scenario: scenario)
         output = execute(argv, run_seconds(duration) + seconds(timeout, "timeout") + GRACE_S, log_path)
         WrkOpenOutput.parse(output, command: argv)
       end

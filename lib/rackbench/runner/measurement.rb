@@ -69,6 +69,7 @@ module Rackbench
 
       def drive(log)
         common = { url: @url, duration: @config[:duration], timeout: @config[:timeout], log_path: log }
+        common[:scenario] = @ctx.plan.scenario if @ctx.plan.scenario
         return @ctx.engine.run(concurrency: @trial.concurrency, threads: @config[:threads], **common) unless @trial.rate
 
         @ctx.engine.run(rate: @trial.rate, connections: @config[:connections],

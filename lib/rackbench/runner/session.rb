@@ -55,7 +55,7 @@ module Rackbench
       # may pass its own context (another engine or settings for this level).
       def measure(trial, context: @ctx)
         alive!
-        record = Measurement.new(trial: trial, url: base_url + trial.endpoint, verification: @checks[trial.endpoint],
+        record = Measurement.new(trial: trial, url: url_of(trial.endpoint), verification: @checks[trial.endpoint],
                                  instance: @instance, front: @front, context: context).call
         alive!
         record
@@ -65,10 +65,11 @@ module Rackbench
       def warm_up(endpoint, trials, engine: @ctx.engine)
         return unless @config[:warmup].positive?
 
-        url = base_url + endpoint
+        url = url_of(endpoint)
         @ctx.listener.warming_up(@setup, url)
         common = { url: url, duration: @config[:warmup], timeout: @config[:timeout],
                    log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
+        common[:scenario] = @ctx.plan.scenario if @ctx.plan.scenario
         if trials.first.rate
           engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], **common)
         else
@@ -117,7 +118,21 @@ module Rackbench
         return {} unless @config[:verify]
 
         verifier = verifier_for
-        endpoints.to_h { |endpoint| [endpoint, verifier.call(endpoint)] }
+        endpoints.to_h { |endpoint| [endpoint, verify_endpoint(verifier, endpoint)] }
+      end
+
+      # A scenario is verified path by path; its outcome marks close-delimited
+      # responses if any of its paths has them.
+      def verify_endpoint(verifier, endpoint)
+        scenario = @ctx.plan.scenario
+        return verifier.call(endpoint) unless scenario && endpoint == scenario.label
+
+        outcomes = scenario.paths.map { |path| verifier.call(path) }
+        outcomes.first.dup.tap do |o|
+          o.endpoint = endpoint
+          o.close_delimited = outcomes.any?(&:close_delimited)
+          o.connection_close = outcomes.any?(&:connection_close)
+        end
       end
 
       def verifier_for
@@ -164,6 +179,10 @@ module Rackbench
       # Environment as stored: secrets masked, unset variables shown as unset.
       def redact(env)
         env.to_h { |k, v| [k, k.match?(/SECRET|TOKEN|PASSWORD|KEY_BASE/) && v ? "(generated, not stored)" : (v || "(unset)")] }
+      end
+
+      def url_of(endpoint)
+        base_url + @ctx.plan.path_of(endpoint)
       end
 
       def base_url

@@ -163,6 +163,14 @@ function init(args)
   svc_counts, svc_addr = counts_array()
   lat, svc = new_stats(), new_stats()
   req = wrk.format()
+  -- a weighted scenario: path weight path weight ... after the four numbers
+  reqs, cum, total_w = {}, {}, 0
+  for i = 5, #args - 1, 2 do
+    total_w = total_w + tonumber(args[i + 1])
+    reqs[#reqs + 1] = wrk.format(nil, args[i])
+    cum[#cum + 1] = total_w
+  end
+  math.randomseed(conn_index * 7919 + 1)
   first_slot, free_since, inflight, sent_at = nil, nil, nil, nil
   sent, completed, retries, queued, extra = 0, 0, 0, 0, 0
   tail_from, tail_to, in_tail = nil, nil, 0 -- the window's second half: answers counted there
@@ -197,6 +205,16 @@ function delay()
   return wait_ms > 0 and wait_ms or 0
 end
 
+-- The request of a send: the only path, or one of a scenario's by weight.
+function pick()
+  if total_w == 0 then return req end
+  local r = math.random() * total_w
+  for i = 1, #cum do
+    if r < cum[i] then return reqs[i] end
+  end
+  return reqs[#reqs]
+end
+
 function request()
   -- wrk calls request() once in thread 0 before connecting, to count the
   -- requests it returns: not a send.
@@ -205,7 +223,7 @@ function request()
   if inflight then -- wrk reconnected after an error mid-request: same slot
     retries = retries + 1
     sent_at = t
-    return req
+    return last_req or req
   end
   if sent >= planned then -- not expected (IDLE_MS); never timed
     extra = extra + 1
@@ -227,7 +245,8 @@ function request()
   else
     queued = queued + 1
   end
-  return req
+  last_req = pick()
+  return last_req
 end
 
 function response(status, headers, body)

@@ -1,0 +1,43 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+# --scenario: every request picks its path by weight, in closed and open loop.
+class ScenarioIntegrationTest < Minitest::Test
+  def app_counting_paths(log)
+    dir = tmpdir
+    File.write(File.join(dir, "config.ru"), <<~RUBY)
+      log = File.open(#{log.inspect}, "a")
+      log.sync = true
+      run ->(env) { log.write(env["PATH_INFO"] + "\\n"); [200, { "content-type" => "text/plain", "content-length" => "2" }, ["ok"]] }
+    RUBY
+    File.join(dir, "config.ru")
+  end
+
+  def shares(log)
+    paths = File.readlines(log, chomp: true)
+    paths.tally.transform_values { |n| n.to_f / paths.size }
+  end
+
+  def test_closed_and_open_loop_follow_the_weights
+    [%w[-c 4], %w[--rate 200]].each do |level|
+      log = File.join(tmpdir, "paths.log")
+      status, out, err = run_cli("run", "--app", app_counting_paths(log), "-s", "puma x1:4", "--scenario", "/a:3,/b:1",
+                                 *level, "-d", "1", "--warmup", "0", "-q", "-o", File.join(tmpdir, "run"))
+      assert_equal 0, status, err
+      share = shares(log)
+      assert_in_delta 0.75, share["/a"], 0.08, "#{level.first}: /a has weight 3 of 4 (#{share})"
+      assert_in_delta 0.25, share["/b"], 0.08
+      assert_match(%r{^/a:3,/b:1 }, out)
+    end
+  end
+
+  def test_bad_scenarios
+    [["--scenario", "a:3"], ["--scenario", "/a:0"], ["--scenario", "/a", "-e", "/b"]].each do |args|
+      status, _out, err = run_cli("run", "-s", "thin", *args)
+      assert_equal 2, status, err
+      assert_match(/--scenario|--endpoint or --scenario/, err)
+    end
+  end
+end
