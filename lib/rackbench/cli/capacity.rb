@@ -78,13 +78,8 @@ module Rackbench
           o.on("--max-levels N", "measured levels per search at most (default 10)") { |v| search[:max_levels] = Config.count(:max_levels, v, max: 50) }
           LoadOptions.define(o, cli)
           o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
-          o.on("-h", "--help", "this help") do
-            @out.puts o.help
-            return nil
-          end
         end
-        parse!(parser, argv)
-        [cli, search]
+        parse!(parser, argv) ? [cli, search] : [nil, nil]
       end
 
       def millis(text)

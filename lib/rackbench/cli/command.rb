@@ -16,8 +16,18 @@ module Rackbench
 
       private
 
+      # Parses argv in place; false when --help was shown (every command has
+      # -h/--help; the caller then returns 0).
       def parse!(parser, argv)
-        parser.parse!(argv)
+        parser.on("-h", "--help", "this help") do
+          @out.puts parser.help
+          throw :rackbench_help
+        end
+        catch(:rackbench_help) do
+          parser.parse!(argv)
+          return true
+        end
+        false
       rescue OptionParser::InvalidOption => e
         name = e.args.first.to_s.split("=").first
         hint = Suggest.did_you_mean(name, parser.top.list.flat_map(&:long))

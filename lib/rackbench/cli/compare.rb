@@ -34,13 +34,8 @@ module Rackbench
           o.on("--fail-if-slower PERCENT", "exit 1 when a cell's req/s is significantly lower in RUN_B by more than PERCENT") do |v|
             opts[:fail_if_slower] = percent(v)
           end
-          o.on("-h", "--help", "this help") do
-            @out.puts o.help
-            return nil
-          end
         end
-        parse!(parser, argv)
-        opts
+        parse!(parser, argv) && opts
       end
 
       def percent(text)

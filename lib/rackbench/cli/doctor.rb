@@ -18,7 +18,7 @@ module Rackbench
             levels = Config.build(concurrency: v)[:concurrency]
           end
         end
-        parse!(parser, argv)
+        return 0 unless parse!(parser, argv)
         findings = Rackbench::Doctor.new(max_concurrency: levels.max).findings
         findings.each { |f| @out.puts format("%s  %-13s %s", MARK[f.level], f.topic, f.text) }
         findings.any? { |f| f.level == :fail } ? 1 : 0

@@ -39,16 +39,11 @@ module Rackbench
                "  concurrency  per concurrency and metric, endpoints x setups",
                "  (without --pivot, csv is tidy: one row per trial, one column per variable)") { |v| opts[:pivot] = v }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |v| opts[:output] = v }
-          o.on("-h", "--help", "this help") do
-            @out.puts o.help
-            return nil
-          end
           o.separator ""
           o.separator "Every figure is the median of a cell's repetitions; html and json add a 95% t-interval."
           o.separator "json follows the schema rackbench.report/1 (docs/report-json.md)."
         end
-        parse!(parser, argv)
-        validate(opts)
+        parse!(parser, argv) && validate(opts)
       end
 
       def validate(opts)

@@ -13,6 +13,7 @@ require_relative "../report/listener"
 require_relative "../report/progress"
 require_relative "../report/table"
 require_relative "../report/html"
+require_relative "../suites/findings"
 require_relative "../process/registry"
 require_relative "interrupts"
 require_relative "servers"
@@ -30,7 +31,7 @@ module Rackbench
 
         return resume(cli, plan_path) if cli[:resume]
 
-        config = Config.build(plan_path && PlanFile.load(plan_path), cli)
+        config = layered_config(cli, plan_path)
         config = with_default_setups(config)
         engine = checked_engine(config[:engine])
         check_servers!(config)
@@ -45,6 +46,7 @@ module Rackbench
         listener.run_started(store.meta)
         Interrupts.guard { Runner.new(plan: plan, store: store, engine: engine, listener: listener).call }
         Rackbench::Report::Table.new(store.trials, setups: store.setups, io: @out).render
+        Rackbench::Suites::Findings.report(store, io: @out)
         @err.puts "Run directory: #{store.path}"
         @err.puts "Report: #{Rackbench::Report::Html.write(store)}"
         failed?(store) ? 1 : 0
@@ -53,6 +55,16 @@ module Rackbench
         raise
       ensure
         ProcessControl::Registry.stop_all
+      end
+
+      # defaults < suite (--suite NAME [--quick]) < plan file < command line.
+      def layered_config(cli, plan_path)
+        @suite = cli.delete(:suite)
+        quick = cli.delete(:quick)
+        raise UsageError, "--quick picks a suite's quick variant: add --suite NAME (rackbench suites lists them)" if quick && !@suite
+
+        suite = @suite && Rackbench::Suites.settings(@suite, cores: Etc.nprocessors, quick: quick)
+        Config.build(suite, plan_path && PlanFile.load(plan_path), cli)
       end
 
       # --resume DIR: the plan comes from DIR's meta.json; stored trials are skipped.
@@ -81,17 +93,14 @@ module Rackbench
           o.banner = "Usage: rackbench run [PLAN.rb] [options]\n\n" \
                      "With no options: a quick plan on the built-in arena app, every installed server\n" \
                      "scaled to this machine's cores. Options override the plan file.\n\n"
+          o.on("--suite NAME", "a built-in suite reproducing a seed study (rackbench suites lists them)") { |v| cli[:suite] = v }
+          o.on("--quick", "with --suite: its quick variant (a few minutes on 2 cores)") { cli[:quick] = true }
           LoadOptions.define(o, cli)
           o.on("--no-verify", "skip checking each endpoint's first responses before load") { cli[:verify] = false }
           o.on("--resume DIR", "continue an interrupted run: the trials DIR holds are skipped") { |v| cli[:resume] = v }
           o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
-          o.on("-h", "--help", "this help") do
-            @out.puts o.help
-            return nil
-          end
         end
-        parse!(parser, argv)
-        cli
+        parse!(parser, argv) && cli
       end
 
       def with_default_setups(config)
@@ -124,7 +133,7 @@ module Rackbench
       def meta_for(plan, engine, store)
         Environment.collect(env: @env).merge(
           "run_dir" => File.expand_path(store.path), "started_at" => Clock.wall_iso8601,
-          "argv" => ["rackbench", "run", *@argv_seen], "plan" => plan.to_h, "config" => Config.dump(plan.config),
+          "argv" => ["rackbench", "run", *@argv_seen], "suite" => @suite, "plan" => plan.to_h, "config" => Config.dump(plan.config),
           "engine" => { "name" => engine.name, "version" => engine.version },
           "servers" => plan.setups.map(&:server).uniq.to_h { |k| [k, server_version(k, plan.config)] },
           "app" => Workload::App.resolve(plan.config[:app]).to_h

@@ -9,7 +9,7 @@ module Rackbench
     class Servers < Command
       def call(argv)
         parser = OptionParser.new("Usage: rackbench servers")
-        parse!(parser, argv)
+        return 0 unless parse!(parser, argv)
         Server.all.each do |adapter|
           version = adapter.version
           state = version || "not installed: #{adapter.install_hint}"
