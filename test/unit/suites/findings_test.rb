@@ -1,0 +1,123 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "rackbench/suites/findings"
+require "rackbench/store/run_dir"
+
+# Findings computed from fake stored trials, one case per suite.
+class SuiteFindingsTest < Minitest::Test
+  def trial(setup, endpoint, concurrency, rps, rep: 1, p50: 10.0, p99: 20.0, mean: 12.0, errors: {}, pss: nil)
+    { "setup" => setup, "server" => setup.split.first, "endpoint" => endpoint, "concurrency" => concurrency,
+      "repetition" => rep, "rps" => rps, "latency_ms" => { "p50" => p50, "p99" => p99, "mean" => mean },
+      "errors" => { "connect" => 0, "read" => 0, "write" => 0, "timeout" => 0, "status" => 0 }.merge(errors),
+      "error_total" => errors.values.sum, "error_artifacts" => { "read_close_delimited" => 0 },
+      "memory" => pss && { "pss_total_mb" => pss } }
+  end
+
+  def findings(suite, trials)
+    Rackbench::Suites::Findings.lines_for(suite, trials)
+  end
+
+  # rps per setup for fibonacci and pause at c=1 and c=50, one run or several.
+  def pavese_trials(fib:, pause:)
+    fib.flat_map do |setup, values|
+      values.each_with_index.flat_map do |v, i|
+        [trial(setup, "/fibonacci/30", 1, 5.0, rep: i + 1), trial(setup, "/fibonacci/30", 50, v, rep: i + 1),
+         trial(setup, "/pause/2", 1, 0.5, rep: i + 1), trial(setup, "/pause/2", 50, pause.fetch(setup)[i], rep: i + 1)]
+      end
+    end
+  end
+
+  def test_pavese_single_run_states_the_posts_conclusions_with_numbers
+    lines = findings("pavese", pavese_trials(fib: { "unicorn x2" => [31.2], "puma x2:5" => [30.4], "puma x2:10" => [29.0] },
+                                             pause: { "unicorn x2" => [9.8], "puma x2:5" => [200.0], "puma x2:10" => [402.0] }))
+    assert_includes lines, "On fibonacci Unicorn is level with Puma: unicorn x2 31.2 vs puma x2:5 (best Puma) 30.4 " \
+                           "req/s at c=50 (-3% for Puma; single run: no significance test)."
+    assert_includes lines, "Puma far ahead on pause: puma x2:10 (best Puma) 402 req/s vs unicorn x2 9.8 req/s at c=50 " \
+                           "(41x; single run: no significance test)."
+    assert_match(/Agrees with the post on 2 of 2 endpoints/, lines.last)
+  end
+
+  def test_pavese_with_repetitions_uses_welchs_test
+    lines = findings("pavese", pavese_trials(fib: { "unicorn x2" => [31.0, 32.0, 30.5], "puma x2:5" => [30.0, 31.5, 29.8] },
+                                             pause: { "unicorn x2" => [9.8, 9.9, 9.7], "puma x2:5" => [200.0, 199.0, 201.0] }))
+    fib = lines.find { |l| l.include?("fibonacci") }
+    assert_match(/\AOn fibonacci Unicorn is level with Puma: unicorn x2 31\.0 vs puma x2:5 30\.0 req\/s .*same within noise, Welch p = 0\.\d\d\)\.\z/, fib)
+    assert_match(/\APuma far ahead on pause: puma x2:5 200 req\/s vs unicorn x2 9\.8 req\/s at c=50 \(20x; Welch p = 0\.\d{3}\)\.\z/,
+                 lines.find { |l| l.include?("pause") })
+  end
+
+  def test_pavese_says_where_the_run_differs_from_the_post
+    lines = findings("pavese", pavese_trials(fib: { "unicorn x2" => [20.0], "puma x2:5" => [30.0] },
+                                             pause: { "unicorn x2" => [10.0], "puma x2:5" => [10.2] }))
+    assert_match(/\APuma ahead on fibonacci: .*\(\+50%; .*\)\. The post found Unicorn level or slightly ahead here\.\z/, lines[0])
+    assert_match(/\AOn pause Unicorn is level with Puma: .* The post found Puma ahead here\.\z/, lines[1])
+    assert_match(/Agrees with the post on 0 of 2 endpoints/, lines.last)
+  end
+
+  def test_pavese_compares_the_same_threads_in_fewer_and_more_processes
+    trials = %w[unicorn\ x2 puma\ x2:10 puma\ x4:5].zip([9.8, 400.0, 300.0]).map { |s, v| trial(s, "/pause/2", 50, v) }
+    assert(findings("pavese", trials).any? { |l| l.match?(/fewer vs more Puma processes.*pause puma x2:10 400 vs puma x4:5 300 \(\+33% for puma x2:10/) })
+  end
+
+  def test_arena_names_each_endpoints_leader_and_the_failures
+    trials = { "thin" => 900.0, "unicorn x2" => 800.0, "puma x2:16" => 700.0 }.map { |s, v| trial(s, "/server", 100, v) } +
+             [trial("thin", "/pause/1", 100, 1.0, errors: { "timeout" => 66 }), trial("unicorn x2", "/pause/1", 100, 2.0)]
+    lines = findings("arena", trials)
+    assert_includes lines, "/server at c=100: thin led with 900 req/s, then unicorn x2 800, puma x2:16 700 " \
+                           "(thin over unicorn x2: +12%; single run: no significance test)."
+    assert_includes lines, "/pause/1 at c=100: unicorn x2 led with 2.0 req/s, then thin 1.0 " \
+                           "(unicorn x2 over thin: 2.0x; single run: no significance test)."
+    assert_includes lines, "Failed requests, as the post's \"failed\" runs: thin on /pause/1 at c=100 (66 timeout)."
+  end
+
+  def test_finc_reports_threads_footprint_and_load_sustained
+    e = "/pause-and-render/0.0015"
+    trials = [["unicorn x3", 300.0, 250.0], ["puma x2:2", 280.0, 180.0], ["puma x2:4", 330.0, 190.0],
+              ["puma x2:6", 332.0, 200.0]].flat_map do |setup, rps, pss|
+      [trial(setup, e, 2, rps / 2, p50: 5.0, p99: 8.0, pss: pss), trial(setup, e, 32, rps, p99: 60.0, pss: pss),
+       trial(setup, e, 128, rps, p99: setup == "unicorn x3" ? 400.0 : 90.0, pss: pss)]
+    end
+    lines = findings("finc", trials)
+    assert_match(/\APuma threads vs req\/s at c=128: 2 -> 280, 4 -> 330, 6 -> 332; no gain beyond 4 threads \(single run/, lines[0])
+    assert_match(/unicorn x3 300 req\/s\.\z/, lines[0])
+    assert_equal "Memory footprint (sum of PSS) at c=128: unicorn x3 250 MB, puma x2:2 180 MB, puma x2:4 190 MB, " \
+                 "puma x2:6 200 MB (the post: Puma 4W4T 15% below Unicorn 6W).", lines[1]
+    assert_match(/lowest level\): unicorn x3 c=32, puma x2:2 c=128, puma x2:4 c=128, puma x2:6 c=128 /, lines[2])
+  end
+
+  def test_jruby_reports_peaks_latency_and_the_runtime_used
+    trials = [["unicorn x2", [1, 100.0, 5.0], [16, 350.0, 40.0], [128, 340.0, 400.0]],
+              ["puma x1:16", [1, 110.0, 4.0], [16, 420.0, 30.0], [128, 410.0, 50.0]]].flat_map do |setup, *cells|
+      cells.map { |c, rps, mean| trial(setup, "/template-render", c, rps, mean: mean) }
+    end
+    lines = findings("jruby", trials)
+    assert_equal "Peak req/s on /template-render: puma x1:16 420 at c=16 vs unicorn x2 350 at c=16 (puma x1:16 ahead " \
+                 "by +20%; single run: no significance test; the post: Puma ~420 vs Unicorn ~350).", lines[0]
+    assert_match(/\AMean latency at c=128: unicorn x2 400 ms vs puma x1:16 50 ms/, lines[1])
+    assert_match(/\APuma ran on MRI/, lines[2])
+  end
+
+  def test_nginx_compares_each_server_behind_nginx_with_it_alone
+    trials = { "thin" => 9000.0, "thin behind nginx" => 5400.0, "unicorn x2" => 3000.0,
+               "unicorn x2 behind nginx" => 2950.0 }.map { |s, v| trial(s, "/hello", 100, v) }
+    assert_equal ["thin behind nginx vs thin: /hello 5400 vs 9000 req/s at c=100 (-40%; single run: no significance test).",
+                  "unicorn x2 behind nginx vs unicorn x2: /hello 2950 vs 3000 req/s at c=100 (level; single run: " \
+                  "no significance test)."], findings("nginx", trials)
+  end
+
+  def test_no_trials_and_a_run_that_was_not_a_suite
+    assert_equal ["no trials were stored: nothing to conclude (see the failures above)"], findings("arena", [])
+    dir = tmpdir
+    store = Rackbench::Store::RunDir.new(dir)
+    store.write_meta("suite" => nil)
+    io = StringIO.new
+    Rackbench::Suites::Findings.report(store, io: io)
+    assert_empty io.string
+    store.write_meta("suite" => "nginx")
+    store.append_trial(trial("thin", "/hello", 10, 100.0))
+    Rackbench::Suites::Findings.report(store, io: io)
+    assert_match(/\AFindings of suite nginx \(seed 004: .*\), from the stored trials:\n  - No server ran both/, io.string.lstrip)
+  end
+end
