@@ -1,10 +1,9 @@
 # frozen_string_literal: true
 
-require "tempfile"
 require "tmpdir"
+require_relative "program"
 require_relative "result"
 require_relative "ab_output"
-require_relative "../process/child"
 require_relative "../error"
 
 module Rackbench
@@ -32,11 +31,12 @@ module Rackbench
     # percentile CSV, a relative name inside a private working directory so
     # the argv is the same on every run. threads is ignored: ab has one.
     class Ab
+      include Program
+
       NOT_FOUND = "ab not found on PATH: run bin/setup (or apt-get install apache2-utils)"
       VERSION_LINE = /Version\s+(\d+(?:\.\d+)+)/.freeze
       CSV_NAME = "percentiles.csv"
       REQUEST_CAP = 10_000_000 # ab callocs 32 bytes per request up front; pages are touched only when used
-      GRACE_S = 10
       PITFALLS = <<~TEXT
         - ab (ApacheBench) is a closed loop: each of its -c connections waits for a response before
           sending the next, so its latency hides coordinated omission.
@@ -63,17 +63,7 @@ module Rackbench
         "ab"
       end
 
-      def available?
-        !executable.nil?
-      end
-
-      # "2.3", or nil when ab is missing (`ab -V`).
-      def version
-        return @version if defined?(@version)
-
-        @version = available? ? probe_version : nil
-      end
-
+      # ab reads -t and -s with atoi: whole seconds, rounded up here.
       def command(url:, concurrency:, duration:, threads: nil, timeout: 30)
         [@binary, *("-k" if @keepalive), "-r", "-c", whole(concurrency, "concurrency").to_s,
          "-t", seconds(duration, "duration").to_s, "-n", REQUEST_CAP.to_s,
@@ -85,8 +75,9 @@ module Rackbench
 
         argv = command(url: url, concurrency: concurrency, duration: duration, threads: threads, timeout: timeout)
         timeout_s = seconds(timeout, "timeout")
+        deadline_s = seconds(duration, "duration") + timeout_s + GRACE_S
         Dir.mktmpdir("rackbench-ab") do |dir|
-          output = execute(argv, seconds(duration, "duration") + timeout_s + GRACE_S, log_path, dir, timeout_s)
+          output = execute_in(dir, argv, deadline_s, log_path, timeout_s)
           csv_path = File.join(dir, CSV_NAME)
           AbOutput.parse(output, csv: File.exist?(csv_path) ? File.read(csv_path) : nil, command: argv)
         end
@@ -94,57 +85,21 @@ module Rackbench
 
       private
 
-      # Runs ab in dir (where -e writes; argv[0] resolved first, as dir is
-      # not the caller's directory) and returns what it appended to log_path.
-      def execute(argv, deadline_s, log_path, dir, timeout_s)
-        log_path = File.expand_path(log_path)
-        offset = File.exist?(log_path) ? File.size(log_path) : 0
-        child = ProcessControl::Child.spawn([executable, *argv.drop(1)], log_path: log_path, chdir: dir)
-        finished = child.wait(deadline_s)
-        child.stop("TERM", timeout: 5) unless finished
-        raise Error, "ab did not finish within #{deadline_s} s (duration + timeout + #{GRACE_S} s); " \
-                     "stopped it; see #{log_path}" unless finished
-
-        output = File.read(log_path, mode: "rb").byteslice(offset..).to_s.scrub
-        unless child.status.is_a?(Process::Status) && child.status.success?
-          raise Error, AbOutput.failure_message(output, url: argv.last, timeout: timeout_s)
-        end
-
-        output
-      ensure
-        child&.stop("TERM", timeout: 5)
+      def program
+        "ab"
       end
 
+      # Runs ab in dir, where -e writes (argv[0] resolved first and log_path
+      # made absolute, as dir is not the caller's directory).
+      def execute_in(dir, argv, deadline_s, log_path, timeout_s)
+        execute([executable, *argv.drop(1)], deadline_s, File.expand_path(log_path), chdir: dir) do |output|
+          AbOutput.failure_message(output, url: argv.last, timeout: timeout_s)
+        end
+      end
+
+      # "2.3" (`ab -V`).
       def probe_version
-        Tempfile.create("rackbench-ab-version") do |file|
-          child = ProcessControl::Child.spawn([@binary, "-V"], log_path: file.path)
-          begin
-            child.wait(5)
-          ensure
-            child.stop("TERM", timeout: 2)
-          end
-          File.read(file.path)[VERSION_LINE, 1]
-        end
-      end
-
-      def executable
-        return (File.executable?(@binary) ? File.expand_path(@binary) : nil) if @binary.include?(File::SEPARATOR)
-
-        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |dir| File.join(dir, @binary) }
-           .find { |path| File.file?(path) && File.executable?(path) }
-      end
-
-      def whole(value, label)
-        return value if value.is_a?(Integer) && value.positive?
-
-        raise UsageError, "ab #{label} must be a whole number above 0, got #{value.inspect}"
-      end
-
-      # ab reads -t and -s with atoi: whole seconds, rounded up here.
-      def seconds(value, label)
-        return value.to_r.ceil if value.is_a?(Numeric) && value.positive?
-
-        raise UsageError, "ab #{label} must be a number of seconds above 0, got #{value.inspect}"
+        version_from(["-V"], VERSION_LINE)
       end
     end
   end

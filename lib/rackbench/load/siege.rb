@@ -2,9 +2,9 @@
 
 require "fileutils"
 require "tmpdir"
+require_relative "program"
 require_relative "result"
 require_relative "siege_output"
-require_relative "../process/child"
 require_relative "../error"
 
 module Rackbench
@@ -34,11 +34,12 @@ module Rackbench
     # duration_s is siege's own elapsed time, so rps stays right either way.
     # threads is ignored: siege runs one thread per user.
     class Siege
+      include Program
+
       NOT_FOUND = "siege not found on PATH: run bin/setup (or apt-get install siege)"
       VERSION_LINE = /SIEGE\s+(\d+(?:\.\d+)+)/.freeze
       DEFAULT_FAILURES = 1024 # siege's own default
       DEFAULT_LIMIT = 255
-      GRACE_S = 10
       START_AFTER_SECOND_S = 0.01
       PITFALLS = <<~TEXT
         - siege -b is a closed loop: each simulated user waits for a response before sending the next,
@@ -71,17 +72,6 @@ module Rackbench
 
       def name
         "siege"
-      end
-
-      def available?
-        !executable.nil?
-      end
-
-      # "4.0.7", or nil when siege is missing (`siege --version`).
-      def version
-        return @version if defined?(@version)
-
-        @version = available? ? probe_version : nil
       end
 
       def command(url:, concurrency:, duration:, threads: nil, timeout: 30)
@@ -119,11 +109,17 @@ module Rackbench
           env = private_home(home, siegerc(concurrency: concurrency, timeout: timeout))
           start_after_second_turns
           deadline_s = seconds(duration, "duration") + seconds(timeout, "timeout") + GRACE_S
-          SiegeOutput.parse(execute(argv, env, deadline_s, log_path), command: argv, failures: @failures)
+          # siege can ignore TERM (seen when -c exceeds limit): stopping escalates to KILL.
+          output = execute(argv, deadline_s, log_path, env: env) { |text| SiegeOutput.failure_message(text) }
+          SiegeOutput.parse(output, command: argv, failures: @failures)
         end
       end
 
       private
+
+      def program
+        "siege"
+      end
 
       def private_home(home, text)
         rc = File.join(home, ".siege", "siege.conf")
@@ -137,57 +133,11 @@ module Rackbench
         sleep(1.0 - (Time.now.to_f % 1.0) + START_AFTER_SECOND_S)
       end
 
-      # Runs siege to completion; returns what it appended to log_path.
-      # siege can ignore TERM (seen when -c exceeds limit): stop escalates to KILL.
-      def execute(argv, env, deadline_s, log_path)
-        offset = File.exist?(log_path) ? File.size(log_path) : 0
-        child = ProcessControl::Child.spawn(argv, env: env, log_path: log_path)
-        finished = child.wait(deadline_s)
-        child.stop("TERM", timeout: 5) unless finished
-        raise Error, "siege did not finish within #{deadline_s} s (duration + timeout + #{GRACE_S} s); " \
-                     "stopped it; see #{log_path}" unless finished
-
-        output = File.read(log_path, mode: "rb").byteslice(offset..).to_s.scrub
-        unless child.status.is_a?(Process::Status) && child.status.success?
-          raise Error, SiegeOutput.failure_message(output)
-        end
-
-        output
-      ensure
-        child&.stop("TERM", timeout: 5)
-      end
-
+      # "4.0.7" (`siege --version`), run with a private HOME like a run.
       def probe_version
         Dir.mktmpdir("rackbench-siege-version") do |home|
-          env = private_home(home, siegerc(concurrency: 1))
-          log = File.join(home, "version.log")
-          child = ProcessControl::Child.spawn([@binary, "--version"], env: env, log_path: log)
-          begin
-            child.wait(5)
-          ensure
-            child.stop("TERM", timeout: 2)
-          end
-          File.read(log)[VERSION_LINE, 1]
+          version_from(["--version"], VERSION_LINE, env: private_home(home, siegerc(concurrency: 1)))
         end
-      end
-
-      def executable
-        return (File.executable?(@binary) ? @binary : nil) if @binary.include?(File::SEPARATOR)
-
-        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |dir| File.join(dir, @binary) }
-           .find { |path| File.file?(path) && File.executable?(path) }
-      end
-
-      def whole(value, label)
-        return value if value.is_a?(Integer) && value.positive?
-
-        raise UsageError, "siege #{label} must be a whole number above 0, got #{value.inspect}"
-      end
-
-      def seconds(value, label)
-        return value.to_r.ceil if value.is_a?(Numeric) && value.positive?
-
-        raise UsageError, "siege #{label} must be a number of seconds above 0, got #{value.inspect}"
       end
     end
   end

@@ -1,10 +1,9 @@
 # frozen_string_literal: true
 
 require "etc"
-require "tempfile"
+require_relative "program"
 require_relative "result"
 require_relative "wrk_output"
-require_relative "../process/child"
 require_relative "../error"
 
 module Rackbench
@@ -41,12 +40,13 @@ module Rackbench
     # - wrk gives each thread C / T connections, rounded down (-t 2 -c 5 opens
     #   4 connections while printing "5 connections"): T must divide C.
     class Wrk
+      include Program
+
       SCRIPT = File.expand_path("wrk/report.lua", __dir__)
       SCENARIO_SCRIPT = File.expand_path("wrk/scenario.lua", __dir__)
       NOT_FOUND = "wrk not found on PATH: run bin/setup (or apt-get install wrk)"
       VERSION_LINE = %r{\Awrk\s+(?:\S*/)?v?(\d+(?:\.\d+)+)}.freeze
       MAX_DEFAULT_THREADS = 2
-      GRACE_S = 10
 
       def initialize(binary: "wrk")
         @binary = binary.to_s
@@ -54,18 +54,6 @@ module Rackbench
 
       def name
         "wrk"
-      end
-
-      def available?
-        !executable.nil?
-      end
-
-      # "4.1.0", or nil when wrk is missing. `wrk --version` prints its
-      # version and usage, then exits 1: the exit status is ignored.
-      def version
-        return @version if defined?(@version)
-
-        @version = available? ? probe_version : nil
       end
 
       # The argv #run executes (also stored in meta.json). duration and
@@ -84,51 +72,24 @@ module Rackbench
 
         argv = command(url: url, concurrency: concurrency, duration: duration, threads: threads, timeout: timeout,
                        scenario: scenario)
-        output = execute(argv, seconds(duration, "duration") + seconds(timeout, "timeout") + GRACE_S, log_path)
-        WrkOutput.parse(output, command: argv)
+        deadline_s = seconds(duration, "duration") + seconds(timeout, "timeout") + GRACE_S
+        WrkOutput.parse(execute_wrk(argv, deadline_s, log_path, url: url), command: argv)
       end
 
       private
 
-      # Runs wrk to completion and returns what it wrote to log_path during
-      # this run (log_path is appended to, so earlier content is skipped).
-      def execute(argv, deadline_s, log_path)
-        offset = File.exist?(log_path) ? File.size(log_path) : 0
-        child = ProcessControl::Child.spawn(argv, log_path: log_path)
-        finished = child.wait(deadline_s)
-        child.stop("TERM", timeout: 5) unless finished
-        raise Error, "wrk did not finish within #{deadline_s} s (duration + timeout + #{GRACE_S} s); " \
-                     "stopped it; see #{log_path}" unless finished
-
-        output = File.read(log_path, mode: "rb").byteslice(offset..).to_s.scrub
-        raise Error, WrkOutput.failure_message(output, url: argv.last) unless succeeded?(child)
-
-        output
-      ensure
-        child&.stop("TERM", timeout: 5)
+      def program
+        "wrk"
       end
 
-      def succeeded?(child)
-        child.status.is_a?(Process::Status) && child.status.success?
+      # url: what a failure message names (argv's last word may be a script argument).
+      def execute_wrk(argv, deadline_s, log_path, url:)
+        execute(argv, deadline_s, log_path) { |output| WrkOutput.failure_message(output, url: url) }
       end
 
+      # "4.1.0". `wrk --version` prints its version and usage, then exits 1.
       def probe_version
-        Tempfile.create("rackbench-wrk-version") do |file|
-          child = ProcessControl::Child.spawn([@binary, "--version"], log_path: file.path)
-          begin
-            child.wait(5)
-          ensure
-            child.stop("TERM", timeout: 2)
-          end
-          File.read(file.path)[VERSION_LINE, 1]
-        end
-      end
-
-      def executable
-        return (File.executable?(@binary) ? @binary : nil) if @binary.include?(File::SEPARATOR)
-
-        ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).map { |dir| File.join(dir, @binary) }
-           .find { |path| File.file?(path) && File.executable?(path) }
+        version_from(["--version"], VERSION_LINE)
       end
 
       # Default: the largest divisor of C not above min(C, cores, 2), so every
@@ -150,18 +111,6 @@ module Rackbench
         end
 
         threads
-      end
-
-      def whole(value, label)
-        return value if value.is_a?(Integer) && value.positive?
-
-        raise UsageError, "wrk #{label} must be a whole number above 0, got #{value.inspect}"
-      end
-
-      def seconds(value, label)
-        return value.to_r.ceil if value.is_a?(Numeric) && value.positive?
-
-        raise UsageError, "wrk #{label} must be a number of seconds above 0, got #{value.inspect}"
       end
     end
   end

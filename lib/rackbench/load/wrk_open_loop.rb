@@ -74,8 +74,8 @@ module Rackbench
 
         argv = command(url: url, rate: rate, duration: duration, connections: connections, timeout: timeout,
                        expected_latency_ms: expected_latency_ms, scenario: scenario)
-        output = execute(argv, run_seconds(duration) + seconds(timeout, "timeout") + GRACE_S, log_path)
-        WrkOpenOutput.parse(output, command: argv)
+        deadline_s = run_seconds(duration) + seconds(timeout, "timeout") + GRACE_S
+        WrkOpenOutput.parse(execute_wrk(argv, deadline_s, log_path, url: url), command: argv)
       end
 
       private
@@ -93,12 +93,6 @@ module Rackbench
 
       def run_seconds(duration)
         (duration.to_r + MIN_DRAIN_S.to_r).ceil
-      end
-
-      def positive(value, label)
-        return value if value.is_a?(Numeric) && value.positive? && value.to_f.finite?
-
-        raise UsageError, "wrk-open #{label} must be a number above 0, got #{value.inspect}"
       end
 
       # Plain decimal for the script's tonumber(): 50, 12.5 (never 1.0e-05).

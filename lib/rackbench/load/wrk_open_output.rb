@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
-require "json"
 require_relative "result"
 require_relative "open_loop_validity"
+require_relative "wrk_line"
 require_relative "../error"
 
 module Rackbench
@@ -18,17 +18,16 @@ module Rackbench
     # requests counts answered requests; in-flight and never-sent ones are
     # in latency_ms as lower bounds but not in requests.
     module WrkOpenOutput
+      extend WrkLine
+
       MARKER = "RACKBENCH_OPEN"
-      LINE = /^#{MARKER} (.*)$/.freeze
       LATENCY_KEYS = %w[min mean stdev max p50 p75 p90 p99 p99.9 p99.99].freeze
-      US_PER_MS = 1000.0
-      US_PER_S = 1_000_000.0
 
       module_function
 
       def parse(text, command: nil)
-        json = extract(text)
-        duration_s = count(json, "duration_us") / US_PER_S
+        json = extract(text, "wrk/open_loop.lua")
+        duration_s = count(json, "duration_us") / WrkLine::US_PER_S
         target = rate(json)
         completed = count(json, "completed")
         achieved = duration_s.positive? ? completed / duration_s : 0.0
@@ -50,40 +49,11 @@ module Rackbench
                    valid: valid, invalid_reason: reason)
       end
 
-      def extract(text)
-        line = text.to_s.scan(LINE).flatten.last
-        raise Error, "wrk printed no #{MARKER} line: was it run with -s wrk/open_loop.lua?" unless line
-
-        json = JSON.parse(line)
-        raise Error, "wrk's #{MARKER} line is not a JSON object: #{line[0, 80]}" unless json.is_a?(Hash)
-
-        json
-      rescue JSON::ParserError
-        raise Error, "wrk's #{MARKER} line is garbled JSON: #{line[0, 80]}"
-      end
-
-      def count(hash, key)
-        value = hash[key]
-        return value if value.is_a?(Integer) && !value.negative?
-
-        raise Error, "wrk's #{MARKER} line has #{key}=#{value.inspect}, expected a whole number"
-      end
-
       def rate(json)
         value = json["target_rate"]
         return value.to_f if value.is_a?(Numeric) && value.positive?
 
         raise Error, "wrk's #{MARKER} line has target_rate=#{value.inspect}, expected requests per second"
-      end
-
-      def errors(json)
-        given = section(json, "errors")
-        Result::ERROR_KINDS.to_h { |kind| [kind, count(given, kind)] }
-      end
-
-      def latency(json, key)
-        given = section(json, key)
-        LATENCY_KEYS.to_h { |k| [k, milliseconds(given, k, key)] }
       end
 
       def slip(json)
@@ -93,24 +63,7 @@ module Rackbench
           "queued" => count(json, "queued") }
       end
 
-      def section(json, key)
-        value = json[key]
-        return value if value.is_a?(Hash)
-
-        raise Error, "wrk's #{MARKER} line has no #{key} object"
-      end
-
-      def milliseconds(hash, key, where)
-        raise Error, "wrk's #{MARKER} line has no #{where} #{key}" unless hash.key?(key)
-
-        value = hash[key]
-        return nil if value.nil?
-        return value / US_PER_MS if value.is_a?(Numeric) && !value.negative?
-
-        raise Error, "wrk's #{MARKER} line has #{where} #{key}=#{value.inspect}, expected microseconds"
-      end
-
-      private_class_method :extract, :count, :rate, :errors, :latency, :slip, :section, :milliseconds
+      private_class_method :rate, :slip
     end
   end
 end

@@ -1,8 +1,7 @@
 # frozen_string_literal: true
 
-require "json"
 require_relative "result"
-require_relative "../error"
+require_relative "wrk_line"
 
 module Rackbench
   module Load
@@ -15,20 +14,20 @@ module Rackbench
     # wrk recorded no latency sample at all (no response, or every response
     # slower than --timeout, which wrk counts as a timeout instead).
     module WrkOutput
+      extend WrkLine
+
       MARKER = "RACKBENCH_RESULT"
-      LINE = /^#{MARKER} (.*)$/.freeze
       LATENCY_KEYS = %w[min mean stdev max p50 p75 p90 p99 p99.9].freeze
-      US_PER_MS = 1000.0
-      US_PER_S = 1_000_000.0
 
       module_function
 
       # text: wrk's whole log; command: the argv it ran (kept in the Result).
       def parse(text, command: nil)
-        json = extract(text)
+        json = extract(text, "wrk/report.lua")
         Result.new(engine: "wrk", requests: count(json, "requests"),
-                   duration_s: count(json, "duration_us") / US_PER_S, bytes: count(json, "bytes"),
-                   errors: errors(json), latency_ms: latency(json), loop: "closed", command: command)
+                   duration_s: count(json, "duration_us") / WrkLine::US_PER_S, bytes: count(json, "bytes"),
+                   errors: errors(json), latency_ms: latency(json, "latency_us", "latency"), loop: "closed",
+                   command: command)
       end
 
       # One line saying why wrk failed, from wrk's own words.
@@ -38,52 +37,6 @@ module Rackbench
         return rejected_arguments(lines.first(usage_at)) if usage_at
 
         humanise(lines.last || "wrk printed nothing", url)
-      end
-
-      def extract(text)
-        line = text.to_s.scan(LINE).flatten.last
-        raise Error, "wrk printed no #{MARKER} line: was it run with -s wrk/report.lua?" unless line
-
-        json = JSON.parse(line)
-        raise Error, "wrk's #{MARKER} line is not a JSON object: #{line[0, 80]}" unless json.is_a?(Hash)
-
-        json
-      rescue JSON::ParserError
-        raise Error, "wrk's #{MARKER} line is garbled JSON: #{line[0, 80]}"
-      end
-
-      def count(hash, key)
-        value = hash[key]
-        return value if value.is_a?(Integer) && !value.negative?
-
-        raise Error, "wrk's #{MARKER} line has #{key}=#{value.inspect}, expected a whole number"
-      end
-
-      def errors(json)
-        given = section(json, "errors")
-        Result::ERROR_KINDS.to_h { |kind| [kind, count(given, kind)] }
-      end
-
-      def latency(json)
-        given = section(json, "latency_us")
-        LATENCY_KEYS.to_h { |key| [key, milliseconds(given, key)] }
-      end
-
-      def section(json, key)
-        value = json[key]
-        return value if value.is_a?(Hash)
-
-        raise Error, "wrk's #{MARKER} line has no #{key} object"
-      end
-
-      def milliseconds(hash, key)
-        raise Error, "wrk's #{MARKER} line has no latency #{key}" unless hash.key?(key)
-
-        value = hash[key]
-        return nil if value.nil?
-        return value / US_PER_MS if value.is_a?(Numeric) && !value.negative?
-
-        raise Error, "wrk's #{MARKER} line has latency #{key}=#{value.inspect}, expected microseconds"
       end
 
       # wrk prints its usage text (no reason) for a bad option value, after
@@ -100,8 +53,7 @@ module Rackbench
         "wrk failed: #{line}"
       end
 
-      private_class_method :extract, :count, :errors, :latency, :section, :milliseconds,
-                           :rejected_arguments, :humanise
+      private_class_method :rejected_arguments, :humanise
     end
   end
 end

@@ -7,6 +7,7 @@ require "tmpdir"
 require "rackbench/load/wrk"
 require "rackbench/process/child"
 require "rackbench/clock"
+require "rackbench/ports"
 require_relative "../../support/engine_contract"
 
 # Real wrk, for about a second per run, against Puma serving
@@ -95,9 +96,6 @@ class WrkIntegrationTest < Minitest::Test
 
   # A port nothing listens on right now (the kernel picks it; tiny race).
   def free_port
-    server = TCPServer.new("127.0.0.1", 0)
-    server.addr[1]
-  ensure
-    server&.close
+    Rackbench::Ports.free
   end
 end

@@ -1,13 +1,16 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "tmpdir"
 require "rackbench/load/ab"
 require "rackbench/load/ab_output"
+require_relative "../../support/fake_program"
+require_relative "../../support/fixture_files"
 
 # Fixtures are real ab 2.3 output (apache2-utils 2.4.71); test/fixtures/ab/README.md
 # says how each was recorded.
 class AbOutputTest < Minitest::Test
+  include FixtureFiles
+
   FIXTURES = File.expand_path("../../fixtures/ab", __dir__)
   AbOutput = Rackbench::Load::AbOutput
   NO_ERRORS = { "connect" => 0, "read" => 0, "write" => 0, "timeout" => 0, "status" => 0 }.freeze
@@ -104,10 +107,6 @@ class AbOutputTest < Minitest::Test
 
   private
 
-  def fixture(name)
-    File.read(File.join(FIXTURES, name))
-  end
-
   def parse(name, command: nil)
     csv = File.join(FIXTURES, "#{name}.csv.txt")
     AbOutput.parse(fixture("#{name}.txt"), csv: File.exist?(csv) ? File.read(csv) : nil, command: command)
@@ -117,6 +116,8 @@ end
 # The ab engine without ab: argv building, and run/version against small
 # shell scripts standing in for the ab binary.
 class AbEngineTest < Minitest::Test
+  include FakeProgram
+
   Ab = Rackbench::Load::Ab
   FIXTURES = AbOutputTest::FIXTURES
   URL = "http://127.0.0.1:9/"
@@ -180,12 +181,7 @@ class AbEngineTest < Minitest::Test
   # A stand-in ab: a shell script with the given body. With csv_arg, $1 is
   # the value of its -e option (a path relative to its working directory).
   def with_script(body, csv_arg: false)
-    Dir.mktmpdir do |dir|
-      path = File.join(dir, "ab")
-      prelude = csv_arg ? "while [ \"$1\" != -e ]; do shift; done; shift\n" : ""
-      File.write(path, "#!/bin/sh\n#{prelude}#{body}\n")
-      File.chmod(0o755, path)
-      yield Ab.new(binary: path), dir
-    end
+    prelude = csv_arg ? "while [ \"$1\" != -e ]; do shift; done; shift\n" : ""
+    with_fake_program("ab", "#{prelude}#{body}") { |path, dir| yield Ab.new(binary: path), dir }
   end
 end

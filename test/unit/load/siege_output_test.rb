@@ -1,13 +1,16 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "tmpdir"
 require "rackbench/load/siege"
 require "rackbench/load/siege_output"
+require_relative "../../support/fake_program"
+require_relative "../../support/fixture_files"
 
 # Fixtures are real siege 4.0.7 output; test/fixtures/siege/README.md says
 # how each was recorded.
 class SiegeOutputTest < Minitest::Test
+  include FixtureFiles
+
   FIXTURES = File.expand_path("../../fixtures/siege", __dir__)
   SiegeOutput = Rackbench::Load::SiegeOutput
   NO_ERRORS = { "connect" => 0, "read" => 0, "write" => 0, "timeout" => 0, "status" => 0 }.freeze
@@ -89,10 +92,6 @@ class SiegeOutputTest < Minitest::Test
 
   private
 
-  def fixture(name)
-    File.read(File.join(FIXTURES, name))
-  end
-
   def parse(name, command: nil, failures: nil)
     SiegeOutput.parse(fixture(name), command: command, failures: failures)
   end
@@ -101,6 +100,8 @@ end
 # The siege engine without siege: argv, its settings file, and run/version
 # against small shell scripts standing in for the siege binary.
 class SiegeEngineTest < Minitest::Test
+  include FakeProgram
+
   Siege = Rackbench::Load::Siege
   FIXTURES = SiegeOutputTest::FIXTURES
   URL = "http://127.0.0.1:9/"
@@ -179,12 +180,7 @@ class SiegeEngineTest < Minitest::Test
     siege
   end
 
-  # A stand-in siege: a shell script with the given body.
   def with_script(body)
-    Dir.mktmpdir do |dir|
-      File.write(siege_path(dir), "#!/bin/sh\n#{body}\n")
-      File.chmod(0o755, siege_path(dir))
-      yield instant(Siege.new(binary: siege_path(dir))), dir
-    end
+    with_fake_program("siege", body) { |path, dir| yield instant(Siege.new(binary: path)), dir }
   end
 end

@@ -1,12 +1,14 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "tmpdir"
 require "rackbench/load"
+require_relative "../../support/fake_program"
 
 # The open-loop wrk engine without wrk: the connection rule, argv building,
 # and run against a shell script standing in for wrk.
 class WrkOpenLoopTest < Minitest::Test
+  include FakeProgram
+
   WrkOpenLoop = Rackbench::Load::WrkOpenLoop
   OK_FIXTURE = File.expand_path("../../fixtures/wrk_open/ok.txt", __dir__)
   URL = "http://127.0.0.1:9/hello"
@@ -101,13 +103,7 @@ class WrkOpenLoopTest < Minitest::Test
     argv[argv.index("-d") + 1]
   end
 
-  # A stand-in wrk: a shell script with the given body.
   def with_script(body)
-    Dir.mktmpdir do |dir|
-      path = File.join(dir, "wrk")
-      File.write(path, "#!/bin/sh\n#{body}\n")
-      File.chmod(0o755, path)
-      yield WrkOpenLoop.new(binary: path), dir
-    end
+    with_fake_program("wrk", body) { |path, dir| yield WrkOpenLoop.new(binary: path), dir }
   end
 end

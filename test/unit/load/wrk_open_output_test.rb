@@ -2,10 +2,13 @@
 
 require "test_helper"
 require "rackbench/load/wrk_open_output"
+require_relative "../../support/fixture_files"
 
 # Fixtures are real wrk 4.1.0 runs of wrk/open_loop.lua;
 # test/fixtures/wrk_open/README.md says how each was recorded.
 class WrkOpenOutputTest < Minitest::Test
+  include FixtureFiles
+
   FIXTURES = File.expand_path("../../fixtures/wrk_open", __dir__)
   WrkOpenOutput = Rackbench::Load::WrkOpenOutput
 
@@ -106,6 +109,6 @@ class WrkOpenOutputTest < Minitest::Test
   private
 
   def parse(name, command: nil)
-    WrkOpenOutput.parse(File.read(File.join(FIXTURES, name)), command: command)
+    WrkOpenOutput.parse(fixture(name), command: command)
   end
 end

@@ -2,10 +2,13 @@
 
 require "test_helper"
 require "rackbench/load/wrk_output"
+require_relative "../../support/fixture_files"
 
 # Fixtures are real wrk 4.1.0 output; test/fixtures/wrk/README.md says how
 # each was recorded.
 class WrkOutputTest < Minitest::Test
+  include FixtureFiles
+
   FIXTURES = File.expand_path("../../fixtures/wrk", __dir__)
   WrkOutput = Rackbench::Load::WrkOutput
 
@@ -106,10 +109,6 @@ class WrkOutputTest < Minitest::Test
   end
 
   private
-
-  def fixture(name)
-    File.read(File.join(FIXTURES, name))
-  end
 
   def parse(name, command: nil)
     WrkOutput.parse(fixture(name), command: command)

@@ -1,13 +1,15 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "tmpdir"
 require "etc"
 require "rackbench/load/wrk"
+require_relative "../../support/fake_program"
 
 # The wrk engine without wrk: argv building, and run/version against small
 # shell scripts standing in for the wrk binary.
 class WrkTest < Minitest::Test
+  include FakeProgram
+
   Wrk = Rackbench::Load::Wrk
   OK_FIXTURE = File.expand_path("../../fixtures/wrk/ok.txt", __dir__)
   URL = "http://127.0.0.1:9/"
@@ -95,13 +97,7 @@ class WrkTest < Minitest::Test
     wrk.run(url: URL, concurrency: 2, duration: 1, log_path: File.join(dir, "load.log"))
   end
 
-  # A stand-in wrk: a shell script with the given body.
   def with_script(body)
-    Dir.mktmpdir do |dir|
-      path = File.join(dir, "wrk")
-      File.write(path, "#!/bin/sh\n#{body}\n")
-      File.chmod(0o755, path)
-      yield Wrk.new(binary: path), dir
-    end
+    with_fake_program("wrk", body) { |path, dir| yield Wrk.new(binary: path), dir }
   end
 end
