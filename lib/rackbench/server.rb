@@ -4,13 +4,16 @@ require_relative "server/puma"
 require_relative "server/unicorn"
 require_relative "server/thin"
 require_relative "server/passenger"
+require_relative "server/falcon"
+require_relative "server/pitchfork"
 require_relative "server/instance"
 
 module Rackbench
   # The server adapters rackbench knows, by key.
   module Server
     ADAPTERS = {
-      "puma" => Puma, "unicorn" => Unicorn, "thin" => Thin, "passenger" => Passenger
+      "puma" => Puma, "unicorn" => Unicorn, "thin" => Thin, "passenger" => Passenger,
+      "falcon" => Falcon, "pitchfork" => Pitchfork
     }.freeze
 
     module_function

@@ -28,3 +28,18 @@ class PassengerTest < Minitest::Test
   include ServerContract
   def setup_label = "passenger x2"
 end
+
+class FalconTest < Minitest::Test
+  include ServerContract
+  def setup_label = "falcon x2"
+end
+
+class FalconNoPreloadTest < Minitest::Test
+  include ServerContract
+  def setup_label = "falcon x1 nopreload"
+end
+
+class PitchforkTest < Minitest::Test
+  include ServerContract
+  def setup_label = "pitchfork x2"
+end
