@@ -14,11 +14,15 @@ class PhysicsTest < Minitest::Test
   end
 
   # /pause/S with T threads in all, at concurrency c: min(c, T) / S req/s.
+  # Measured at c = T: with c > T a closed-loop trial this short loses the
+  # requests still queued when wrk stops (up to c/2 of them), a bias of
+  # several percent that says nothing about the server.
   def test_pause_throughput_is_threads_over_pause_time
-    trials = run_plan("-s", "puma x2:2", "-s", "unicorn x2", "-e", "/pause/0.1", "-c", "8", "-d", "3")
-    by = trials.to_h { |t| [t["setup"], t] }
-    assert_in_delta 40.0, by["puma x2:2"]["rps"], 4.0, "puma: min(8, 2x2) / 0.1 s"
-    assert_in_delta 20.0, by["unicorn x2"]["rps"], 2.0, "unicorn: min(8, 2) / 0.1 s"
+    puma = run_plan("-s", "puma x2:2", "-e", "/pause/0.1", "-c", "4", "-d", "3").first
+    unicorn = run_plan("-s", "unicorn x2", "-e", "/pause/0.1", "-c", "2", "-d", "3").first
+    assert_in_delta 40.0, puma["rps"], 4.0, "puma: min(4, 2x2) / 0.1 s"
+    assert_in_delta 20.0, unicorn["rps"], 2.0, "unicorn: min(2, 2) / 0.1 s"
+    assert_in_delta 100.0, puma.dig("latency_ms", "p50"), 10.0, "no queueing at c = T: latency is the pause"
   end
 
   # Copy-on-write pages are shared after preload: PSS sums below RSS sums.
