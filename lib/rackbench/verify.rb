@@ -10,12 +10,15 @@ module Rackbench
   # fails with the reason instead of posting a fast, meaningless number.
   #
   # The arena's endpoints are checked for content (fibonacci's value, pi's
-  # digits, /server naming the server under test); any other endpoint (the
-  # user's app, --url) for a status below 400. What is learnt about the
-  # responses (close-delimited bodies, Connection: close) is returned so the
-  # runner can classify wrk's errors.
+  # digits, /server naming the server under test), and so are those of a
+  # response carrying WORKLOAD_HEADER (the built-in Rails app, which answers
+  # as the arena does); any other endpoint (the user's app, --url) for a
+  # status below 400. What is learnt about the responses (close-delimited
+  # bodies, Connection: close) is returned so the runner can classify wrk's
+  # errors.
   class Verify
     ATTEMPTS = 3
+    WORKLOAD_HEADER = "x-rackbench-workload"
     Outcome = Struct.new(:endpoint, :status, :content_type, :close_delimited, :connection_close, keyword_init: true) do
       def to_h
         super.transform_keys(&:to_s)
@@ -49,7 +52,7 @@ module Rackbench
 
     def check(endpoint, res)
       return "status #{res.status}: #{res.body.to_s.lines.first.to_s.strip[0, 120]}" if res.status >= 400
-      return nil unless @arena
+      return nil unless @arena || res.headers.to_h.key?(WORKLOAD_HEADER)
 
       path = endpoint.split("?").first
       ArenaChecks.problem(path, res, server: @server, upstream_bytes: @upstream_bytes)

@@ -6,7 +6,10 @@ require_relative "arena"
 module Rackbench
   module Workload
     # The app under test: the built-in arena, or the user's own (--app PATH,
-    # a config.ru or a directory holding one, e.g. a Rails root).
+    # a config.ru or a directory holding one, e.g. a Rails root). The names
+    # "arena" and "rails" are the built-in apps (rails_app/: seed 000's
+    # endpoints in a minimal Rails app with its own bundle); write ./rails
+    # for a directory of that name.
     #
     # A user's app with a Gemfile runs inside its own bundle (`bundle exec`),
     # in a clean environment: none of rackbench's BUNDLE_* or RUBYOPT leak in
@@ -14,6 +17,7 @@ module Rackbench
     # SECRET_KEY_BASE is generated when none is set.
     class App
       LEAKY = /\A(BUNDLE_|BUNDLER_|RUBYOPT\z|RUBYLIB\z|GEM_HOME\z|GEM_PATH\z)/.freeze
+      RAILS_APP = File.expand_path("rails_app", __dir__)
 
       attr_reader :config_ru, :root, :gemfile
 
@@ -22,7 +26,9 @@ module Rackbench
       end
 
       def self.resolve(path)
-        return arena if path.nil?
+        return arena if path.nil? || path == "arena"
+
+        path = RAILS_APP if path == "rails"
 
         ru = File.directory?(path) ? File.join(path, "config.ru") : path
         unless File.file?(ru) && ru.end_with?(".ru")
