@@ -26,7 +26,7 @@ module Rackbench
         o.on("--boot-timeout SECONDS", "how long a server may take to answer after start (default 60)") { |v| cli[:boot_timeout] = v }
         o.on("--stop-timeout SECONDS", "graceful stop, then KILL (default 10)") { |v| cli[:stop_timeout] = v }
         o.on("--port N", "port the servers listen on (default: a free one per boot)") { |v| cli[:port] = v }
-        o.on("--app PATH", "your app's config.ru instead of the built-in arena app") { |v| cli[:app] = v }
+        o.on("--app PATH", "your app: a config.ru or a Rails root (built in: arena, the default, and rails)") { |v| cli[:app] = v }
         o.on("--url URL", "benchmark a server already running at URL (no server management)") { |v| cli[:url] = v }
         o.on("--pid PID", "with --url: the running server's pid") { |v| cli[:pid] = v }
         o.on("-o", "--out DIR", "run directory (default rackbench-runs/<timestamp>)") { |v| cli[:out] = v }

@@ -60,7 +60,7 @@ module Rackbench
       private
 
       def health_check
-        path = @config[:health_path] || (@config[:app] || @config[:url] ? nil : Workload::Arena::READY_PATH)
+        path = @config[:health_path] || (@ctx.app.arena? && !@config[:url] ? Workload::Arena::READY_PATH : nil)
         return nil unless path
 
         uri = URI(@url)

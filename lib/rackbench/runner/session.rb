@@ -137,7 +137,7 @@ module Rackbench
 
       def verifier_for
         if @instance
-          Verify.new(host: "127.0.0.1", port: (@front || @instance).port, server: @setup.server, arena: @config[:app].nil?,
+          Verify.new(host: "127.0.0.1", port: (@front || @instance).port, server: @setup.server, arena: @ctx.app.arena?,
                      upstream_bytes: @config[:upstream_bytes], timeout: @config[:timeout])
         else
           uri = URI(@config[:url])
@@ -146,7 +146,7 @@ module Rackbench
       end
 
       def cool_down(endpoint)
-        heavy = @config[:app] || Workload::Arena.cpu_heavy?(endpoint)
+        heavy = !@ctx.app.arena? || Workload::Arena.cpu_heavy?(endpoint)
         sleep @config[:cooldown] if heavy && @config[:cooldown].positive?
       end
 
@@ -196,7 +196,7 @@ module Rackbench
       end
 
       def ready_path
-        @config[:app] ? "/" : Workload::Arena::READY_PATH
+        @ctx.app.arena? ? Workload::Arena::READY_PATH : "/"
       end
     end
   end
