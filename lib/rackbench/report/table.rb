@@ -66,7 +66,10 @@ module Rackbench
 
         rps = NumberFormat.rps(cell.rps.median)
         interval = Stats::Interval.of(cell.trials.map { |t| t["rps"] }, floor: 0)
-        rps += " [#{NumberFormat.rps(interval.low)}-#{NumberFormat.rps(interval.high)}] cv #{format('%.0f', cell.rps.cv * 100)}%" if interval
+        if interval
+          cv = cell.rps.cv ? " cv #{format('%.0f', cell.rps.cv * 100)}%" : ""
+          rps += " [#{NumberFormat.rps(interval.low)}-#{NumberFormat.rps(interval.high)}]#{cv}"
+        end
         lat = "#{NumberFormat.ms(cell.latency('mean').median)}/#{NumberFormat.ms(cell.latency('p99').median)}"
         flag = cell.errors.positive? ? " !#{cell.errors}" : ""
         flag += " ?" if cell.trials.any? { |t| t["valid"] == false }

@@ -58,7 +58,29 @@ module Rackbench
         record = Measurement.new(trial: trial, url: url_of(trial.endpoint), verification: @checks[trial.endpoint],
                                  instance: @instance, front: @front, context: context).call
         alive!
+        settle
         record
+      end
+
+      # When a trial's load stops, a server may still hold queued requests
+      # (wrk closes its connections, but Unicorn and Thin serve every request
+      # already accepted), and the next trial would wait behind them. A fresh
+      # request to the ready path, served in arrival order, is answered once
+      # they are done: wait for it, within the request timeout plus the
+      # trial's duration.
+      def settle
+        return unless @instance
+
+        deadline = Clock.now + @config[:timeout] + @config[:duration]
+        port = (@front || @instance).port
+        until Server::HttpProbe.get("127.0.0.1", port, ready_path, timeout: [deadline - Clock.now, 0.5].max)
+          if Clock.now > deadline
+            return @ctx.listener.warning("#{@setup.label}: still busy with queued requests after the trial; " \
+                                         "the next trial may wait behind them (raise --timeout)")
+          end
+
+          sleep 0.05
+        end
       end
 
       # Returns the engine's Result (nil without warm-up, or when it failed).
@@ -94,6 +116,7 @@ module Rackbench
 
       def run_endpoint(endpoint, trials)
         warm_up(endpoint, trials)
+        settle
         trials.each do |trial|
           measure(trial)
           cool_down(endpoint)

@@ -56,22 +56,24 @@ module Rackbench
 
         cmp = view.compare(endpoint, level, ranked[0], ranked[1])
         rest = ranked.drop(1).map { |s| "#{s} #{Findings.rps(view.median(endpoint, s, level))}" }.join(", ")
-        head = if cmp.verdict == :level
-                 "#{endpoint} at c=#{level}: no clear leader, #{ranked[0]} #{Findings.rps(cmp.a_rps)} req/s is level with"
+        head = if !cmp.called?
+                 "#{endpoint} at c=#{level}: no leader beyond noise, #{ranked[0]} #{Findings.rps(cmp.a_rps)} req/s, then"
                else
                  "#{endpoint} at c=#{level}: #{ranked[0]} led with #{Findings.rps(cmp.a_rps)} req/s, then"
                end
         "#{head} #{rest} (#{ranked[0]} over #{ranked[1]}: #{cmp.change}; #{cmp.note})."
       end
 
+      # Failed requests per setup over the whole run, by kind.
       def failures(view)
-        failed = view.failed_cells.map do |endpoint, setup, level|
-          kinds = view.failure_kinds(endpoint, setup, level).map { |k, v| "#{v} #{k}" }.join(", ")
-          "#{setup} on #{endpoint} at c=#{level} (#{kinds})"
+        totals = Hash.new { |h, k| h[k] = Hash.new(0) }
+        view.failed_cells.each do |endpoint, setup, level|
+          view.failure_kinds(endpoint, setup, level).each { |kind, n| totals[setup][kind] += n }
         end
-        return "No setup failed a request (the post's servers failed /pi, /sleep or /random under siege)." if failed.empty?
+        return "No setup failed a request (the post's servers failed /pi, /sleep or /random under siege)." if totals.empty?
 
-        "Failed requests, as the post's \"failed\" runs: #{failed.join('; ')}."
+        text = totals.map { |setup, kinds| "#{setup} #{kinds.values.sum} (#{kinds.map { |k, n| "#{n} #{k}" }.join(', ')})" }
+        "Failed requests, as the post's \"failed\" runs: #{text.join('; ')}."
       end
     end
   end

@@ -14,9 +14,6 @@ module Rackbench
       ENDPOINT = "/pause-and-render/0.0015"
       LEVEL_FACTORS = [1, 2, 4, 8, 16, 32, 64].freeze
       QUICK_FACTORS = [1, 4, 16, 64].freeze
-      # A setup sustains a level when no request failed and its p99 stays
-      # within this many times its median latency at the lowest level.
-      SUSTAIN_P99 = 20
 
       module_function
 
@@ -30,8 +27,9 @@ module Rackbench
           #{unicorn(cores)} (the post's Unicorn 6W against Puma 4W: 1.5 Unicorn workers per Puma worker) on
           #{ENDPOINT} (~36% of each request asleep, the post's requests spent 25-40% in IO), c = N x
           #{LEVEL_FACTORS.join(', ')}, 60 s per trial (the post's one-minute tests). Reports req/s per thread count,
-          the memory footprint (sum of PSS) of each setup, and the highest level each sustains in this sweep
-          (no failed request, p99 within #{SUSTAIN_P99}x its latency at the lowest level). `rackbench capacity`
+          the memory footprint (sum of PSS) of each setup, and the highest level each sustains in this sweep:
+          no failed request and no failed health check (the post's containers were killed when their load
+          balancer's health checks timed out; --health-timeout, 2 s by default). `rackbench capacity`
           answers the sustained-load question directly, with a search instead of fixed levels.
 
           Quick: c = N x #{QUICK_FACTORS.join(', ')}, 2 s per trial.
@@ -63,7 +61,7 @@ module Rackbench
 
         sweep = pumas.map { |s| "#{thread_count(s)} -> #{Findings.rps(view.median(endpoint, s, level))}" }.join(", ")
         best = view.best(endpoint, level, server: "puma")
-        enough = pumas.find { |s| s == best || view.compare(endpoint, level, best, s).verdict == :level }
+        enough = pumas.find { |s| s == best || !view.compare(endpoint, level, best, s).called? }
         gain = if enough == pumas.last
                  "req/s still rose up to #{thread_count(enough)} threads"
                else
@@ -90,22 +88,21 @@ module Rackbench
       end
 
       def sustained(view, endpoint)
+        top = view.levels(endpoint).last
         held = view.setups(endpoint).map do |s|
           level = highest_sustained(view, endpoint, s)
           "#{s} #{level ? "c=#{level}" : 'none'}"
         end
-        "Highest level sustained in this sweep (no failed request, p99 within #{SUSTAIN_P99}x the latency at the " \
-          "lowest level): #{held.join(', ')} (the post: Puma 4W4T twice Unicorn 6W; rackbench capacity searches it)."
+        checked = view.setups(endpoint).any? { |s| view.health_failures(endpoint, s, top) }
+        rule = checked ? "no failed request or health check" : "no failed request; no health checks were recorded"
+        "Highest level sustained in this sweep (#{rule}): #{held.join(', ')}; up to c=#{top} was tried " \
+          "(the post: Puma 4W4T twice Unicorn 6W; rackbench capacity searches for the limit)."
       end
 
+      # The highest level of an unbroken run from the lowest one.
       def highest_sustained(view, endpoint, setup)
-        levels = view.levels(endpoint).select { |c| view.cell(endpoint, setup, c) }
-        return nil if levels.empty?
-
-        base = view.median(endpoint, setup, levels.first) { |t| t.dig("latency_ms", "p50") }
-        levels.take_while do |c|
-          p99 = view.median(endpoint, setup, c) { |t| t.dig("latency_ms", "p99") }
-          view.failures(endpoint, setup, c).zero? && base && p99 && p99 <= SUSTAIN_P99 * base
+        view.levels(endpoint).select { |c| view.cell(endpoint, setup, c) }.take_while do |c|
+          view.failures(endpoint, setup, c).zero? && view.health_failures(endpoint, setup, c).to_i.zero?
         end.last
       end
     end

@@ -10,10 +10,10 @@ module Rackbench
   module Suites
     # A finished suite's conclusions, with numbers, computed from the run
     # directory's stored trials only. Figures are medians of the repetitions
-    # of a cell; a difference is called only when Welch's t-test on the
-    # repetitions supports it (Stats::Welch, two-sided, alpha = 0.05).
-    # Without repetitions a line says "single run: no significance test" and
-    # two medians within LEVEL of each other are called level, not ranked.
+    # of a cell; with repetitions a difference is called only when Welch's
+    # t-test supports it (Stats::Welch, two-sided, alpha = 0.05). Without
+    # them a line says "single run: no significance test", and two medians
+    # within LEVEL of each other are called level, not ranked.
     module Findings
       LEVEL = 0.05 # single runs: medians closer than 5% are "level"
       FAR = 2.0    # "far ahead": at least twice the other's req/s
@@ -28,7 +28,8 @@ module Rackbench
 
         suite = Suites.fetch(name)
         io.puts
-        io.puts "Findings of suite #{name} (seed #{suite::SEED}: #{suite::TITLE}), from the stored trials:"
+        io.puts "Findings of suite #{name} (seed #{suite::SEED}: #{suite::TITLE}), from the stored trials " \
+                "(req/s: successful responses, median of the repetitions):"
         lines_for(name, store.trials).each { |line| io.puts "  - #{line}" }
       end
 
@@ -65,13 +66,24 @@ module Rackbench
           Stats::Welch.test(b_values, a_values)
         end
 
-        # :a, :b or :level.
+        # :a or :b (one is ahead), :level (medians within LEVEL and no test
+        # says otherwise) or :unclear (apart, but the test calls it noise).
         def verdict
           t = test
-          return (t.significant? ? leader : :level) if t
-          return :level if a_rps.to_f.zero? && b_rps.to_f.zero?
+          close = none? || (ratio - 1).abs < LEVEL
+          return leader if t&.significant?
+          return :level if close
 
-          (ratio - 1).abs < LEVEL ? :level : leader
+          t ? :unclear : leader
+        end
+
+        # Neither setup answered a request successfully.
+        def none?
+          a_rps.to_f.zero? && b_rps.to_f.zero?
+        end
+
+        def called?
+          %i[a b].include?(verdict)
         end
 
         def leader
@@ -79,7 +91,7 @@ module Rackbench
         end
 
         def far?
-          verdict != :level && (ratio >= FAR || ratio <= 1 / FAR)
+          called? && (ratio >= FAR || ratio <= 1 / FAR)
         end
 
         # How far a is from b: "41x" when at least twice, else "+6%".
@@ -100,7 +112,9 @@ module Rackbench
 
             return "fewer than 2 repetitions on one side: no significance test"
           end
-          t.significant? ? format("Welch p = %.3f", t.p) : format("same within noise, Welch p = %.2f", t.p)
+          return format("same within noise, Welch p = %.2f", t.p) unless t.significant?
+
+          t.p < 0.001 ? "Welch p < 0.001" : format("Welch p = %.3f", t.p)
         end
       end
 
@@ -143,8 +157,10 @@ module Rackbench
           levels(endpoint).reverse.find { |c| all.all? { |s| cell(endpoint, s, c) } }
         end
 
+        # Successful responses per second (goodput) by default: a server
+        # answering errors fast must not lead.
         def values(endpoint, setup, level, &metric)
-          metric ||= ->(t) { t["rps"] }
+          metric ||= ->(t) { t["goodput_rps"] || t["rps"] }
           cell(endpoint, setup, level)&.trials&.map(&metric)&.compact || []
         end
 
@@ -190,6 +206,12 @@ module Rackbench
         # Every (endpoint, setup, level) with failed requests.
         def failed_cells
           @cells.cells.select { |c| c.errors.positive? }.map { |c| [c.endpoint, c.setup, c.concurrency] }
+        end
+
+        # Failed health checks in the cell's trials; nil when none were made.
+        def health_failures(endpoint, setup, level)
+          checks = (cell(endpoint, setup, level)&.trials || []).filter_map { |t| t["health"] }
+          checks.empty? ? nil : checks.sum { |h| h["failures"].to_i }
         end
       end
     end

@@ -81,7 +81,7 @@ module Rackbench
         cmp = Findings::Comparison.new(a: lead, b: other, a_values: view.values(endpoint, lead, peak[lead]),
                                        b_values: view.values(endpoint, other, peak[other]))
         shown = [lead, other].map { |s| "#{s} #{Findings.rps(view.median(endpoint, s, peak[s]))} at c=#{peak[s]}" }
-        verdict = cmp.verdict == :level ? "level" : "#{lead} ahead by #{cmp.change}"
+        verdict = { level: "level", unclear: "#{cmp.change} for #{lead}" }.fetch(cmp.verdict, "#{lead} ahead by #{cmp.change}")
         "Peak req/s on #{endpoint}: #{shown.join(' vs ')} (#{verdict}; #{cmp.note}; the post: Puma ~420 vs Unicorn ~350)."
       end
 

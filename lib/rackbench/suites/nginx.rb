@@ -61,6 +61,8 @@ module Rackbench
         return nil unless view.cell(endpoint, alone, level) && view.cell(endpoint, behind, level)
 
         cmp = view.compare(endpoint, level, behind, alone)
+        return "#{endpoint}: neither answered at c=#{level}" if cmp.none?
+
         said = cmp.verdict == :level ? "level" : cmp.change
         "#{endpoint} #{Findings.rps(cmp.a_rps)} vs #{Findings.rps(cmp.b_rps)} req/s at c=#{level} (#{said}; #{cmp.note})"
       end

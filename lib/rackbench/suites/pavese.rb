@@ -77,8 +77,8 @@ module Rackbench
         lines = results.map(&:first)
         lines << threads_vs_processes(view)
         agreed = results.count(&:last)
-        lines << "Agrees with the post on #{agreed} of #{results.size} endpoints (Puma ahead on IO and mixed work; " \
-                 "Unicorn level with or slightly ahead of Puma on CPU work)."
+        lines << "Agrees with the post on #{agreed} of #{results.size} endpoints (the post: Puma ahead on IO and " \
+                 "mixed work; Unicorn level with or slightly ahead of Puma on CPU work, no Puma lead)."
         lines.compact
       end
 
@@ -103,6 +103,8 @@ module Rackbench
         unicorn = name(view, endpoint, cmp.b, "Unicorn")
         pu = "#{puma} #{Findings.rps(cmp.a_rps)}"
         un = "#{unicorn} #{Findings.rps(cmp.b_rps)}"
+        return "On #{kind(endpoint)} neither #{unicorn} nor #{puma} answered a request at c=#{level}." if cmp.none?
+
         case cmp.verdict
         when :a
           "Puma #{cmp.far? ? 'far ' : ''}ahead on #{kind(endpoint)}: #{pu} req/s vs #{un} req/s at c=#{level} " \
@@ -111,9 +113,12 @@ module Rackbench
           flipped = view.compare(endpoint, level, cmp.b, cmp.a)
           "Unicorn #{flipped.far? ? 'far ' : ''}ahead on #{kind(endpoint)}: #{un} req/s vs #{pu} req/s at " \
             "c=#{level} (#{flipped.change}; #{flipped.note})."
-        else
+        when :level
           "On #{kind(endpoint)} Unicorn is level with Puma: #{un} vs #{pu} req/s at c=#{level} " \
             "(#{cmp.change} for Puma; #{cmp.note})."
+        else
+          "On #{kind(endpoint)} Unicorn and Puma differ by no more than noise: #{un} vs #{pu} req/s at c=#{level} " \
+            "(#{cmp.change} for Puma; #{cmp.note}; more repetitions, -r 3 or more, can tell)."
         end
       end
 

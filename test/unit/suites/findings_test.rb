@@ -44,8 +44,18 @@ class SuiteFindingsTest < Minitest::Test
                                              pause: { "unicorn x2" => [9.8, 9.9, 9.7], "puma x2:5" => [200.0, 199.0, 201.0] }))
     fib = lines.find { |l| l.include?("fibonacci") }
     assert_match(/\AOn fibonacci Unicorn is level with Puma: unicorn x2 31\.0 vs puma x2:5 30\.0 req\/s .*same within noise, Welch p = 0\.\d\d\)\.\z/, fib)
-    assert_match(/\APuma far ahead on pause: puma x2:5 200 req\/s vs unicorn x2 9\.8 req\/s at c=50 \(20x; Welch p = 0\.\d{3}\)\.\z/,
+    assert_match(/\APuma far ahead on pause: puma x2:5 200 req\/s vs unicorn x2 9\.8 req\/s at c=50 \(20x; Welch p < 0\.001\)\.\z/,
                  lines.find { |l| l.include?("pause") })
+  end
+
+  def test_pavese_calls_a_large_difference_that_welch_calls_noise_unclear
+    lines = findings("pavese", pavese_trials(fib: { "unicorn x2" => [110.0, 36.0], "puma x2:5" => [62.0, 120.0] },
+                                             pause: { "unicorn x2" => [8.4, 9.0], "puma x2:5" => [36.0, 69.0] }))
+    assert_match(/\AOn fibonacci Unicorn and Puma differ by no more than noise: unicorn x2 73\.0 vs puma x2:5 91\.0 req\/s /, lines[0])
+    assert_match(/\(\+25% for Puma; same within noise, Welch p = 0\.\d\d; more repetitions, -r 3 or more, can tell\)\.\z/, lines[0])
+    assert_match(/\AOn pause Unicorn and Puma differ by no more than noise: .*\(6\.0x for Puma; same within noise, .* The post found Puma ahead here\.\z/,
+                 lines[1])
+    assert_match(/Agrees with the post on 1 of 2 endpoints/, lines.last)
   end
 
   def test_pavese_says_where_the_run_differs_from_the_post
@@ -69,22 +79,29 @@ class SuiteFindingsTest < Minitest::Test
                            "(thin over unicorn x2: +12%; single run: no significance test)."
     assert_includes lines, "/pause/1 at c=100: unicorn x2 led with 2.0 req/s, then thin 1.0 " \
                            "(unicorn x2 over thin: 2.0x; single run: no significance test)."
-    assert_includes lines, "Failed requests, as the post's \"failed\" runs: thin on /pause/1 at c=100 (66 timeout)."
+    assert_includes lines, "Failed requests, as the post's \"failed\" runs: thin 66 (66 timeout)."
   end
 
   def test_finc_reports_threads_footprint_and_load_sustained
     e = "/pause-and-render/0.0015"
+    health = ->(failures) { { "checks" => 10, "failures" => failures, "max_ms" => 50.0 } }
     trials = [["unicorn x3", 300.0, 250.0], ["puma x2:2", 280.0, 180.0], ["puma x2:4", 330.0, 190.0],
               ["puma x2:6", 332.0, 200.0]].flat_map do |setup, rps, pss|
-      [trial(setup, e, 2, rps / 2, p50: 5.0, p99: 8.0, pss: pss), trial(setup, e, 32, rps, p99: 60.0, pss: pss),
-       trial(setup, e, 128, rps, p99: setup == "unicorn x3" ? 400.0 : 90.0, pss: pss)]
+      [trial(setup, e, 2, rps / 2, pss: pss), trial(setup, e, 32, rps, pss: pss),
+       trial(setup, e, 128, rps, pss: pss, errors: setup == "puma x2:2" ? { "timeout" => 3 } : {})]
     end
+    trials.each { |t| t["health"] = health.call(t["setup"] == "unicorn x3" && t["concurrency"] == 128 ? 2 : 0) }
     lines = findings("finc", trials)
     assert_match(/\APuma threads vs req\/s at c=128: 2 -> 280, 4 -> 330, 6 -> 332; no gain beyond 4 threads \(single run/, lines[0])
     assert_match(/unicorn x3 300 req\/s\.\z/, lines[0])
     assert_equal "Memory footprint (sum of PSS) at c=128: unicorn x3 250 MB, puma x2:2 180 MB, puma x2:4 190 MB, " \
                  "puma x2:6 200 MB (the post: Puma 4W4T 15% below Unicorn 6W).", lines[1]
-    assert_match(/lowest level\): unicorn x3 c=32, puma x2:2 c=128, puma x2:4 c=128, puma x2:6 c=128 /, lines[2])
+    assert_equal "Highest level sustained in this sweep (no failed request or health check): unicorn x3 c=32, " \
+                 "puma x2:2 c=32, puma x2:4 c=128, puma x2:6 c=128; up to c=128 was tried (the post: Puma 4W4T " \
+                 "twice Unicorn 6W; rackbench capacity searches for the limit).", lines[2]
+    trials.each { |t| t.delete("health") }
+    assert_match(/\(no failed request; no health checks were recorded\): unicorn x3 c=128, puma x2:2 c=32/,
+                 findings("finc", trials)[2])
   end
 
   def test_jruby_reports_peaks_latency_and_the_runtime_used
@@ -101,8 +118,10 @@ class SuiteFindingsTest < Minitest::Test
 
   def test_nginx_compares_each_server_behind_nginx_with_it_alone
     trials = { "thin" => 9000.0, "thin behind nginx" => 5400.0, "unicorn x2" => 3000.0,
-               "unicorn x2 behind nginx" => 2950.0 }.map { |s, v| trial(s, "/hello", 100, v) }
-    assert_equal ["thin behind nginx vs thin: /hello 5400 vs 9000 req/s at c=100 (-40%; single run: no significance test).",
+               "unicorn x2 behind nginx" => 2950.0 }.map { |s, v| trial(s, "/hello", 100, v) } +
+             [trial("thin", "/pause/0.1", 100, 0.0), trial("thin behind nginx", "/pause/0.1", 100, 0.0)]
+    assert_equal ["thin behind nginx vs thin: /hello 5400 vs 9000 req/s at c=100 (-40%; single run: no significance " \
+                  "test); /pause/0.1: neither answered at c=100.",
                   "unicorn x2 behind nginx vs unicorn x2: /hello 2950 vs 3000 req/s at c=100 (level; single run: " \
                   "no significance test)."], findings("nginx", trials)
   end
@@ -118,6 +137,6 @@ class SuiteFindingsTest < Minitest::Test
     store.write_meta("suite" => "nginx")
     store.append_trial(trial("thin", "/hello", 10, 100.0))
     Rackbench::Suites::Findings.report(store, io: io)
-    assert_match(/\AFindings of suite nginx \(seed 004: .*\), from the stored trials:\n  - No server ran both/, io.string.lstrip)
+    assert_match(/\AFindings of suite nginx \(seed 004: .*\), from the stored trials \(req\/s: successful responses, median of the repetitions\):\n  - No server ran both/, io.string.lstrip)
   end
 end
