@@ -124,3 +124,16 @@ class RuntimeIntegrationTest < Minitest::Test
     end
   end
 end
+
+# A trial never waits behind requests a previous trial left queued.
+class SettleIntegrationTest < Minitest::Test
+  def test_a_low_level_after_a_high_one_is_not_stuck_behind_its_queue
+    dir = File.join(tmpdir, "run")
+    status, _out, err = run_cli("run", "-s", "unicorn x2", "-e", "/pause/0.2", "-c", "30,1", "-d", "1", "--warmup", "0",
+                                "-q", "-o", dir)
+    assert_equal 0, status, err
+    c1 = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.find { |t| t["concurrency"] == 1 }
+    assert_operator c1["requests"], :>=, 3, "c=1 at 0.2 s a request runs at ~5 req/s"
+    assert_equal 0, c1["error_total"]
+  end
+end
