@@ -30,10 +30,10 @@ class UpstreamTest < Minitest::Test
     port = free_port
     reader, writer = IO.pipe
     argv = [RbConfig.ruby, SCRIPT, "--port", port.to_s, "--delay", delay.to_s, "--bytes", bytes.to_s]
-    pid = Process.spawn(*argv, pgroup: true, in: File::NULL, out: writer, err: writer)
+    pid = Process.spawn(*argv, pgroup: true, in: File::NULL, out: writer, err: File::NULL)
     writer.close
     assert reader.wait_readable(READY_TIMEOUT), "stub printed nothing within #{READY_TIMEOUT}s"
-    assert_equal "upstream listening on 127.0.0.1:#{port}", reader.gets.to_s.chomp
+    assert_equal "upstream listening on 127.0.0.1:#{port}", reader.gets.to_s.chomp, "its one stdout line"
     yield port, pid
   ensure
     kill_and_reap(pid)
