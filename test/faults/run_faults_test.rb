@@ -60,6 +60,20 @@ class FaultRunTest < Minitest::Test
     start_rackbench("run", *PAUSE_RUN, "-o", File.join(tmpdir, "run"), env: { "PATH" => "/nonexistent" })
     assert_fault_outcome(exit_code: 1, message: /Error: wrk not found on PATH: run bin\/setup/)
   end
+
+  def test_ab_and_siege_missing_from_path
+    { "ab" => /Error: ab not found on PATH: run bin\/setup \(or apt-get install apache2-utils\)/,
+      "siege" => /Error: siege not found on PATH: run bin\/setup \(or apt-get install siege\)/ }.each do |engine, message|
+      start_rackbench("run", *PAUSE_RUN, "--engine", engine, "-o", File.join(tmpdir, "run"), env: { "PATH" => "/nonexistent" })
+      assert_fault_outcome(exit_code: 1, message: message)
+    end
+  end
+
+  def test_nginx_missing
+    start_rackbench("run", "-s", "thin behind nginx", "-e", "/hello", "-o", File.join(tmpdir, "run"),
+                    env: { "RACKBENCH_NGINX" => "/nonexistent/nginx" })
+    assert_fault_outcome(exit_code: 1, message: /Error: nginx not found \(needed by "behind nginx" setups\): run bin\/setup/)
+  end
 end
 
 # Bad input never starts anything: one line with the accepted values.

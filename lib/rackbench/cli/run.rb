@@ -7,6 +7,7 @@ require_relative "../plan_file"
 require_relative "../load"
 require_relative "../runner"
 require_relative "../workload/app"
+require_relative "../server/nginx_front"
 require_relative "../environment"
 require_relative "../store/run_dir"
 require_relative "../report/listener"
@@ -116,7 +117,7 @@ module Rackbench
         engine = Load.engine(name)
         return engine if engine.available?
 
-        raise Error, "#{name} not found on PATH: run bin/setup (or apt-get install #{name})"
+        raise Error, engine.class.const_defined?(:NOT_FOUND) ? engine.class::NOT_FOUND : "#{name} is not available here"
       end
 
       def check_servers!(config)
@@ -128,6 +129,9 @@ module Rackbench
           where = app.bundled? ? "in your app's bundle" : "here"
           raise Error, "#{key} is not installed #{where}: #{adapter.install_hint}"
         end
+        return unless config[:setups].any?(&:front) && Server::NginxFront.version.nil?
+
+        raise Error, "nginx not found (needed by \"behind nginx\" setups): run bin/setup (or apt-get install nginx-light)"
       end
 
       def meta_for(plan, engine, store)
@@ -136,8 +140,24 @@ module Rackbench
           "argv" => ["rackbench", "run", *@argv_seen], "suite" => @suite, "plan" => plan.to_h, "config" => Config.dump(plan.config),
           "engine" => { "name" => engine.name, "version" => engine.version },
           "servers" => plan.setups.map(&:server).uniq.to_h { |k| [k, server_version(k, plan.config)] },
-          "app" => Workload::App.resolve(plan.config[:app]).to_h
+          "app" => Workload::App.resolve(plan.config[:app]).to_h,
+          "server_configs" => server_configs(plan)
         )
+      end
+
+      # Each setup's command line and generated config files as they will be
+      # rendered (the port, chosen at boot, shown as PORT; setups.jsonl has
+      # the exact ones).
+      def server_configs(plan)
+        return {} if plan.external?
+
+        app = Workload::App.resolve(plan.config[:app])
+        plan.setups.to_h do |setup|
+          adapter = Server.adapter(setup.server, app: app)
+          dir = File.join("RUN_DIR", "logs", setup.label.gsub(/[^A-Za-z0-9.]+/, "_"))
+          [setup.label, { "argv" => adapter.argv(setup, app: app.config_ru, port: "PORT", dir: dir),
+                          "files" => adapter.files(setup, port: "PORT", dir: dir), "env" => adapter.env(setup) }]
+        end
       end
 
       def server_version(key, config)

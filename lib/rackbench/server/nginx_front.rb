@@ -16,7 +16,8 @@ module Rackbench
     # system files touched), listens on 127.0.0.1 and proxies over HTTP/1.1
     # with upstream keep-alive. Graceful stop: QUIT.
     class NginxFront
-      BINARY = File.executable?("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx"
+      # Debian's nginx; RACKBENCH_NGINX names another binary.
+      BINARY = ENV.fetch("RACKBENCH_NGINX") { File.executable?("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx" }
 
       attr_reader :port, :child
 
