@@ -17,7 +17,7 @@ module Rackbench
         raise UsageError, "unexpected argument #{argv[2].inspect}; give two run directories" if argv.size > 2
 
         a, b = argv.map { |path| Store::RunDir.open(path) }
-        compare = Stats::Compare.new(a.trials, b.trials)
+        compare = Stats::Compare.new(a.trials, paired(a.trials, b.trials, opts[:pairs]))
         Rackbench::Report::Comparison.new(compare, a: run(a), b: run(b), io: @out).render
         gate(compare, opts[:fail_if_slower])
       end
@@ -31,6 +31,12 @@ module Rackbench
                      "Compares two stored runs cell by cell (endpoint x setup x concurrency) with Welch's t-test\n" \
                      "over the repetitions (two-sided, alpha = 0.05). A change is reported only when the test\n" \
                      "supports it; otherwise \"same within noise\". Cells need 2 or more repetitions (run -r 3).\n\n"
+          o.on("--pair A=B", "compare RUN_B's setup B with RUN_A's setup A (repeatable; automatic when each run has one setup)") do |v|
+            a, b = v.split("=", 2)
+            raise UsageError, "--pair #{v.inspect}: write \"SETUP IN RUN_A=SETUP IN RUN_B\"" if b.to_s.empty? || a.to_s.empty?
+
+            (opts[:pairs] ||= {})[b.strip] = a.strip
+          end
           o.on("--fail-if-slower PERCENT", "exit 1 when a cell's req/s is significantly lower in RUN_B by more than PERCENT") do |v|
             opts[:fail_if_slower] = percent(v)
           end
@@ -45,6 +51,17 @@ module Rackbench
         value
       rescue ArgumentError
         raise UsageError, "--fail-if-slower takes a percentage of 0 or more, like 5 or 2.5; got #{text.inspect}"
+      end
+
+      # B's trials with their setups renamed to the A setups they pair with:
+      # the --pair mappings, or, when each run has exactly one setup and the
+      # labels differ (an A/B of two configurations), that one pair.
+      def paired(trials_a, trials_b, pairs)
+        setups_a = trials_a.map { |t| t["setup"] }.uniq
+        setups_b = trials_b.map { |t| t["setup"] }.uniq
+        pairs ||= setups_a.size == 1 && setups_b.size == 1 && setups_a != setups_b ? { setups_b[0] => setups_a[0] } : {}
+        pairs.each { |b, a| @out.puts "Pairing RUN_B's setup #{b.inspect} with RUN_A's #{a.inspect}." }
+        trials_b.map { |t| pairs.key?(t["setup"]) ? t.merge("setup" => pairs[t["setup"]]) : t }
       end
 
       def run(store)

@@ -1,0 +1,28 @@
+# frozen_string_literal: true
+
+require "test_helper"
+
+# rackbench compare on two real runs: an A/B of Puma at 2 and at 5 threads
+# on /pause/0.05, where the throughput must differ (40 vs 100 req/s).
+class CompareRunsTest < Minitest::Test
+  def run_of(setup)
+    dir = File.join(tmpdir, setup.tr(" :", "__"))
+    status, _out, err = run_cli("run", "-s", setup, "-e", "/pause/0.05", "-c", "5", "-d", "1", "--warmup", "0", "-r", "3",
+                                "-q", "-o", dir)
+    assert_equal 0, status, err
+    dir
+  end
+
+  def test_flags_the_thread_count_change_and_gates_on_it
+    a = run_of("puma x1:5")
+    b = run_of("puma x1:2")
+    status, out, err = run_cli("compare", a, b)
+    assert_equal 0, status, err
+    assert_match(/Pairing RUN_B's setup "puma x1:2" with RUN_A's "puma x1:5"/, out)
+    rps_line = out.lines.find { |l| l =~ /req\/s/ && l =~ /puma x1:5/ }
+    assert_match(/lower|slower/, rps_line.to_s, out)
+    status, _out, err = run_cli("compare", a, b, "--fail-if-slower", "20")
+    assert_equal 1, status
+    assert_match(/slower/, err)
+  end
+end
