@@ -18,6 +18,7 @@ module Rackbench
       "report" => "re-render a stored run directory (table, html, md, csv, json)",
       "compare" => "compare two run directories cell by cell (Welch's t-test)",
       "capacity" => "find the highest load each setup sustains within a p99/error SLO",
+      "tune" => "find the best server x workers x threads for one endpoint within an SLO and a memory budget",
       "doctor" => "check this machine before benchmarking (wrk, cores, limits, load)"
     }.freeze
 

@@ -11,6 +11,7 @@ require_relative "../store/run_dir"
 require_relative "../report/listener"
 require_relative "../report/progress"
 require_relative "../report/capacity_text"
+require_relative "../report/html"
 require_relative "../search/capacity"
 require_relative "../process/registry"
 
@@ -46,6 +47,7 @@ module Rackbench
         @err.puts "rackbench capacity: SLO #{slo.describe}; run directory #{store.path}"
         knees = Interrupts.guard { search_all(plan, store, listener, slo, search) }
         Rackbench::Report::CapacityText.new(store.capacity, io: @out).render
+        @err.puts "Report: #{Rackbench::Report::Html.write(store)}"
         knees.compact.size == knees.size ? 0 : 1
       rescue Error => e
         e.run_dir ||= store&.path if store&.trials&.any?

@@ -5,6 +5,8 @@ require_relative "html/escape"
 require_relative "html/chart_data"
 require_relative "html/sections"
 require_relative "html/leaders"
+require_relative "html/capacity"
+require_relative "../store/run_dir"
 require_relative "../version"
 require_relative "../error"
 
@@ -16,6 +18,16 @@ module Rackbench
     # only the page's own two scripts (by hash), so nothing from the run
     # directory can run as code. report.js writes data-points="N" on each
     # chart and data-report="ready" on <body> once every chart is drawn.
+    #
+    # A run directory with capacity.jsonl (rackbench capacity) gets a Capacity
+    # section per endpoint: p99 against the load level, per loop. Such a run
+    # holds closed-loop trials (levels are connections) and open-loop trials
+    # (levels are offered req/s) of the same setup and endpoint, at levels the
+    # search chose; the ordinary sections would put both on one "concurrency"
+    # axis and take medians over unrelated levels. So for a capacity run
+    # (meta.json "command" == "capacity") the page shows the Capacity sections
+    # and leaves out the overview, per-endpoint and memory/CPU sections; the
+    # warnings, method, environment and server-boot sections stay.
     class Html
       include Escape
 
@@ -26,7 +38,7 @@ module Rackbench
       # Renders the run directory's report into it; returns the file's path.
       # The runner calls this at the end of `rackbench run`.
       def self.write(store)
-        store.write_atomically(FILE_NAME, new(Dataset.from_store(store)).render)
+        store.write_atomically(FILE_NAME, new(Dataset.from_store(store), capacity: store.capacity).render)
       end
 
       def self.chart_library
@@ -41,10 +53,15 @@ module Rackbench
         "4"
       end
 
-      def initialize(dataset)
+      # capacity: the rows of capacity.jsonl; read from the dataset's run
+      # directory when not given (rackbench report builds only the dataset).
+      def initialize(dataset, capacity: nil)
         @data = dataset
-        @charts = ChartData.new(dataset)
-        @sections = Sections.new(dataset)
+        @capacity_run = dataset.meta["command"] == "capacity"
+        @capacity = Capacity.new(dataset, capacity || capacity_rows(dataset.path))
+        ordinary = @capacity_run ? [] : ChartData.new(dataset).charts
+        @charts = ordinary + @capacity.charts
+        @sections = Sections.new(dataset, capacity: @capacity_run)
       end
 
       def render
@@ -70,7 +87,7 @@ module Rackbench
           </head>
           <body>
           #{content}
-          <script type="application/json" id="rackbench-data">#{json_for_script({ charts: @charts.charts })}</script>
+          <script type="application/json" id="rackbench-data">#{json_for_script({ charts: @charts })}</script>
           <script>#{library}</script>
           <script>#{script}</script>
           </body>
@@ -82,25 +99,52 @@ module Rackbench
         @data.path ? File.basename(@data.path.to_s.chomp("/")) : @data.meta["started_at"].to_s
       end
 
+      def capacity_rows(path)
+        path && File.directory?(path.to_s) ? Store::RunDir.new(path.to_s).capacity : []
+      end
+
       def body
         empty = @data.trials.empty? ? section("empty", "No trials", "<p>No trials are stored in this run directory yet.</p>") : nil
-        [header, empty, overview, *@data.endpoints.each_with_index.map { |e, i| endpoint_section(e, i) },
-         resources, section("warnings", "Warnings", @sections.warnings),
+        ordinary = @capacity_run ? [] : [overview, *@data.endpoints.each_with_index.map { |e, i| endpoint_section(e, i) }, resources]
+        [header, empty, *capacity_sections, *ordinary, section("warnings", "Warnings", @sections.warnings),
          section("method", "Method", @sections.method_list), section("environment", "Environment", @sections.environment),
          section("setups", "Server boots", @sections.setups_table)].compact.join("\n")
+      end
+
+      def capacity_sections
+        if @capacity_run && !@capacity.any?
+          return [section("capacity", "Capacity", "<p>No capacity level is recorded in this run directory (capacity.jsonl) yet.</p>")]
+        end
+
+        @capacity.endpoints.each_with_index.map do |endpoint, i|
+          section("capacity-#{i}", endpoint, @capacity.content(endpoint, i) { |id, caption| figure(id, caption) },
+                  code: true, prefix: "Capacity")
+        end
       end
 
       def header
         m = @data.meta
         min, max = @data.repetitions
-        facts = @data.trials.empty? ? [] : ["#{@data.setups.size} setups", "#{@data.endpoints.size} endpoints", "c = #{@data.levels.join(', ')}",
+        facts = if @capacity_run
+                  capacity_facts
+                elsif @data.trials.empty?
+                  []
+                else
+                  ["#{@data.setups.size} setups", "#{@data.endpoints.size} endpoints", "c = #{@data.levels.join(', ')}",
                  "#{min == max ? min : "#{min}–#{max}"} repetitions", @data.loops.map { |l| "#{l} loop" }.join(", "),
-                 [m.dig("engine", "name"), m.dig("engine", "version")].compact.join(" ")].reject { |f| f.to_s.strip.empty? }
+                   [m.dig("engine", "name"), m.dig("engine", "version")].compact.join(" ")]
+                end.reject { |f| f.to_s.strip.empty? }
         failed = @data.failed_setups.size
         alert = failed.positive? ? "<p class=\"alert\"><a href=\"#warnings\">#{failed} setup boot(s) failed</a></p>" : ""
         "<header><h1>rackbench <span>#{h(title)}</span></h1><p class=\"facts\">#{facts.map { |f| h(f) }.join(' · ')}</p>" \
           "<p class=\"sub\">#{h([m['cpu_model'], m['cores'] && "#{m['cores']} cores", m['ruby'].to_s.split[0, 2].join(' ')].compact.join(' · '))}" \
           "</p>#{alert}</header>"
+      end
+
+      def capacity_facts
+        count = ->(n, word) { "#{n} #{word}#{n == 1 ? '' : 's'}" }
+        ["capacity search", count.call(@capacity.setups.size, "setup"), count.call(@capacity.endpoints.size, "endpoint"),
+         "SLO #{@capacity.describe_slo}", count.call(@data.trials.size, "trial")]
       end
 
       def overview
@@ -133,8 +177,9 @@ module Rackbench
           "<div class=\"canvas-box\"><canvas id=\"chart-#{h(id)}\" role=\"img\" aria-label=\"#{h(caption)}\"></canvas></div></figure>"
       end
 
-      def section(id, heading, content, code: false)
+      def section(id, heading, content, code: false, prefix: nil)
         title = code ? "<code>#{h(heading)}</code>" : h(heading)
+        title = "#{h(prefix)} #{title}" if prefix
         "<section id=\"#{h(id)}\"><h2>#{title}</h2>#{content}</section>"
       end
     end

@@ -11,8 +11,8 @@ require_relative "../../unit/report/run_fixture"
 # (offline, CSP forbids any network), it must draw every chart with data and
 # log nothing to the console. report.js marks <body data-report="ready"> and
 # each chart's <figure data-points="N">; --dump-dom shows those marks, and
-# --enable-logging=stderr shows every console message. A screenshot is kept in
-# tmp/artifacts/ for people to look at.
+# --enable-logging=stderr shows every console message. Screenshots (an
+# ordinary run, a capacity run) are kept in tmp/artifacts/ for people to look at.
 class HtmlBrowserTest < Minitest::Test
   ARTIFACTS = File.expand_path("../../../tmp/artifacts", __dir__)
   F = Rackbench::RunFixture
@@ -58,6 +58,28 @@ class HtmlBrowserTest < Minitest::Test
     assert File.size?(png), "no screenshot; Chromium's log:\n#{result.log[-2000..]}"
     assert_equal "\x89PNG".b, File.binread(png, 4)
     assert_empty result.console
+  end
+
+  # A capacity run: only its p99-vs-level curves, each with every measured
+  # level as a point and the SLO's objective line inside the plot.
+  def test_a_capacity_report_draws_its_curves_with_the_slo_line
+    page = report(F.capacity_run(File.join(tmpdir, "run")))
+    result = browser.dump_dom(page)
+    body = result.stdout[/<body[^>]*>/]
+    refute_nil body, "Chromium printed no DOM; its log:\n#{result.log[-2000..]}"
+    assert_empty result.console, "console messages"
+    refute_match(/data-errors/, body, result.stdout[/data-error-messages="[^"]*"/])
+    assert_match(/data-report="ready"/, body)
+    assert_match(/data-charts="2"/, body)
+    figures = result.stdout.scan(/<figure class="chart" data-chart="([^"]+)" data-points="(\d+)"(?: data-slo="([^"]+)")?/)
+    assert_equal [["capacity-0-open", "8", "500"], ["capacity-0-closed", "8", "500"]], figures
+
+    FileUtils.mkdir_p(ARTIFACTS)
+    png = File.join(ARTIFACTS, "capacity-report.png")
+    File.delete(png) if File.exist?(png)
+    shot = browser.screenshot(page, png, size: "1280,1100")
+    assert File.size?(png), "no screenshot; Chromium's log:\n#{shot.log[-2000..]}"
+    assert_empty shot.console
   end
 
   def test_a_script_in_a_setup_label_is_shown_as_text_not_run

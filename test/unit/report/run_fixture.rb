@@ -5,7 +5,8 @@ require "fileutils"
 
 module Rackbench
   # Writes a run directory from given numbers, so report and compare tests
-  # assert on known values: meta.json, trials.jsonl, setups.jsonl.
+  # assert on known values: meta.json, trials.jsonl, setups.jsonl (and for a
+  # capacity run, capacity.jsonl).
   module RunFixture
     META = {
       "rackbench" => "0.1.0", "ruby" => "ruby 3.1.2p20 (2022-04-12 revision 4491bb740a) [x86_64-linux-gnu]",
@@ -53,6 +54,59 @@ module Rackbench
       File.write(File.join(dir, "meta.json"), JSON.pretty_generate(meta.merge("run_dir" => dir)))
       File.write(File.join(dir, "trials.jsonl"), trials.map { |t| JSON.generate(t) + "\n" }.join)
       File.write(File.join(dir, "setups.jsonl"), setups.map { |s| JSON.generate(s) + "\n" }.join)
+      dir
+    end
+
+    CAPACITY_SLO = { "p99_ms" => 500.0, "error_rate" => 0.001, "health_checks" => false }.freeze
+
+    # The levels of a capacity search, per setup and loop, in the order the
+    # search measured them: [level, p99 (or one per trial when re-measured), pass].
+    CAPACITY_LEVELS = {
+      "puma x2:3" => { "closed" => [[6, 60.0, true], [12, 120.0, true], [24, 900.0, false], [18, 400.0, true]],
+                       "open" => [[200.0, 50.0, true], [400.0, 2000.0, false], [300.0, [520.0, 450.0, 470.0], true],
+                                  [350.0, 800.0, false]] },
+      "unicorn x2" => { "closed" => [[2, 50.0, true], [4, 100.0, true], [8, 700.0, false], [6, 450.0, true]],
+                        "open" => [[80.0, 60.0, true], [160.0, 1500.0, false], [120.0, 300.0, true], [140.0, 650.0, false]] }
+    }.freeze
+
+    # A `rackbench capacity` run directory: meta.json ("command" => "capacity"),
+    # trials.jsonl (closed- and open-loop trials), capacity.jsonl (level rows
+    # and one knee per setup), as Search::Capacity writes them.
+    def capacity_run(dir, levels: CAPACITY_LEVELS, endpoint: "/pause/0.05", reason_suffix: "", knees: true)
+      trials = []
+      rows = []
+      levels.each do |setup, loops|
+        knee = { "type" => "knee", "setup" => setup, "endpoint" => endpoint, "slo" => CAPACITY_SLO }
+        loops.each do |kind, steps|
+          records = {}
+          steps.each do |level, p99s, pass|
+            keys = Array(p99s).each_with_index.map do |p99, i|
+              rps = kind == "open" ? level : level * 10.0
+              t = trial(setup: setup, endpoint: endpoint, concurrency: kind == "open" ? 50 : level, repetition: i + 1,
+                        rps: rps, p99: p99)
+              t.merge!("key" => "#{setup}|#{endpoint}|#{kind == 'open' ? "r=#{level}" : level}|#{i + 1}", "loop" => kind,
+                       "rate" => kind == "open" ? level : nil, "engine" => kind == "open" ? "wrk-open" : "wrk")
+              trials << t
+              records[level] = t
+              t["key"]
+            end
+            verdict = "p99 #{Array(p99s).last.round} ms #{Array(p99s).last > 500 ? 'over' : 'within'} 500 ms#{reason_suffix}"
+            rows << { "kind" => kind, "level" => level, "pass" => pass, "reason" => verdict, "trials" => keys,
+                      "type" => "level", "setup" => setup, "endpoint" => endpoint }
+          end
+          passed = steps.select { |s| s[2] }.map(&:first).max
+          failed = steps.reject { |s| s[2] }.map(&:first).min
+          slim = ->(l) { l && records[l].slice("key", "rps", "latency_ms", "error_total", "requests") }
+          knee[kind] = { "loop" => kind, "pass" => passed, "fail" => failed, "levels_measured" => steps.size,
+                         "pass_record" => slim.call(passed), "fail_record" => slim.call(failed),
+                         "fail_reason" => failed && rows.find { |r| r["setup"] == setup && r["kind"] == kind && r["level"] == failed }["reason"] }
+        end
+        rows << knee if knees
+      end
+      meta = META.merge("command" => "capacity", "slo" => CAPACITY_SLO,
+                        "search" => { "p99_ms" => 500.0, "errors" => 0.1, "max_levels" => 6, "loops" => %w[closed open] })
+      write(dir, trials: trials, meta: meta, setups: levels.keys.map { |s| ok_setup(s) })
+      File.write(File.join(dir, "capacity.jsonl"), rows.map { |r| JSON.generate(r) + "\n" }.join)
       dir
     end
 

@@ -1,8 +1,12 @@
 /* rackbench HTML report: draws the charts described in #rackbench-data with
    Chart.js. Each point is a cell's median; whiskers show its interval (95%
    t-interval of the repetitions, or a min-max range where the data says so).
+   Capacity charts (spec.xy) put points at numeric x (offered req/s or
+   connections): a filled circle where the level met the SLO, a cross where
+   it failed, and a dashed line at the SLO's p99 objective (spec.slo).
    For checks by a headless browser it marks each chart's <figure> with
-   data-points="N" (points drawn) and <body> with data-report="ready", or with
+   data-points="N" (points drawn), a capacity chart's also with data-slo="MS"
+   once its objective line is on the plot, and <body> with data-report="ready", or with
    data-errors="N" and data-error-messages when anything failed. Text from the
    data is only ever drawn on canvas, never parsed as HTML. */
 (function () {
@@ -55,6 +59,99 @@
     return lines;
   }
 
+  function capacityTitle(items, spec) {
+    var p = items.length ? items[0].dataset.points[items[0].dataIndex] : null;
+    if (!p) return '';
+    var level = Number(p.x).toLocaleString('en-US', { maximumFractionDigits: 2 });
+    return spec.loop === 'open' ? level + ' req/s offered' : level + ' connections';
+  }
+
+  function capacityLines(ctx) {
+    var p = ctx.dataset.points[ctx.dataIndex];
+    if (!p) return '';
+    var lines = [ctx.dataset.label + ': p99 ' + fmt(p.y) + ' ms' + (p.n > 1 ? '  (median of ' + p.n + ' trials)' : '')];
+    if (p.rps != null) lines.push('   achieved ' + fmt(p.rps) + ' req/s');
+    if (p.trials && p.n > 1) {
+      var met = p.trials.filter(function (t) { return t.pass; }).length;
+      lines.push('   ' + (p.pass ? 'meets' : 'fails') + ' the SLO: ' + met + ' of ' + p.n + ' trials met it');
+      p.trials.forEach(function (t, i) { lines.push('     trial ' + (i + 1) + ': ' + (t.reason || 'p99 ' + fmt(t.p99) + ' ms')); });
+    } else {
+      lines.push('   ' + (p.pass ? 'meets' : 'fails') + ' the SLO: ' + p.reason);
+    }
+    if (p.errors > 0) lines.push('   ' + p.errors + ' request errors');
+    return lines;
+  }
+
+  // A capacity chart's SLO: a dashed line at the p99 objective under the
+  // series, and its label over them, on a light box, at the first of the
+  // line's four corners (left/right, above/below) that no curve runs through.
+  function objectiveY(chart) {
+    var spec = chart.options.rackbench;
+    if (!spec || !spec.slo) return null;
+    var y = chart.scales.y.getPixelForValue(spec.slo.y);
+    var area = chart.chartArea;
+    return isFinite(y) && y >= area.top && y <= area.bottom ? y : null;
+  }
+
+  // Whether a drawn point or a stretch of line between two falls in the box
+  // (with a few pixels' margin); lines are sampled along their length.
+  function crossed(chart, box) {
+    var m = 6;
+    function inside(x, y) { return x >= box.x - m && x <= box.x + box.w + m && y >= box.y - m && y <= box.y + box.h + m; }
+    return chart.data.datasets.some(function (ds, i) {
+      if (!chart.isDatasetVisible(i)) return false;
+      var els = chart.getDatasetMeta(i).data;
+      return els.some(function (el, j) {
+        if (inside(el.x, el.y)) return true;
+        var next = els[j + 1];
+        if (!next) return false;
+        for (var k = 1; k < 20; k++) {
+          if (inside(el.x + (next.x - el.x) * k / 20, el.y + (next.y - el.y) * k / 20)) return true;
+        }
+        return false;
+      });
+    });
+  }
+
+  var objective = {
+    id: 'rackbenchObjective',
+    beforeDatasetsDraw: function (chart) {
+      var y = objectiveY(chart);
+      if (y == null) return;
+      var area = chart.chartArea;
+      var ctx = chart.ctx;
+      ctx.save();
+      ctx.strokeStyle = '#b42318';
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash([6, 4]);
+      ctx.beginPath();
+      ctx.moveTo(area.left, y);
+      ctx.lineTo(area.right, y);
+      ctx.stroke();
+      ctx.restore();
+    },
+    afterDatasetsDraw: function (chart) {
+      var y = objectiveY(chart);
+      if (y == null) return;
+      var label = chart.options.rackbench.slo.label;
+      var area = chart.chartArea;
+      var ctx = chart.ctx;
+      ctx.save();
+      ctx.font = '600 12px ' + Chart.defaults.font.family;
+      var w = ctx.measureText(label).width + 6;
+      var boxes = [[area.left + 3, y - 17], [area.right - w - 3, y - 17], [area.left + 3, y + 3], [area.right - w - 3, y + 3]]
+        .map(function (b) { return { x: b[0], y: b[1], w: w, h: 15 }; });
+      var box = boxes.filter(function (b) { return !crossed(chart, b); })[0] || boxes[0];
+      ctx.fillStyle = 'rgba(255,255,255,0.85)';
+      ctx.fillRect(box.x, box.y, box.w, box.h);
+      ctx.fillStyle = '#b42318';
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(label, box.x + 3, box.y + box.h / 2 + 1);
+      ctx.restore();
+    }
+  };
+
   // Draws each point's interval as a whisker with caps, clipped to the plot area.
   var whiskers = {
     id: 'rackbenchWhiskers',
@@ -94,7 +191,28 @@
     }
   };
 
+  // A capacity series: one point per measured level at its numeric x;
+  // a filled circle where the level met the SLO, a cross where it failed.
+  function capacityDataset(s) {
+    var points = s.points.filter(function (p) { return p && p.x != null && p.y != null; });
+    function each(pass, fail) { return points.map(function (p) { return p.pass ? pass : fail; }); }
+    return {
+      label: s.label,
+      data: points.map(function (p) { return { x: p.x, y: p.y }; }),
+      points: points,
+      borderColor: s.color,
+      backgroundColor: s.color,
+      borderWidth: 2,
+      showLine: true,
+      pointStyle: each('circle', 'crossRot'),
+      pointRadius: each(4.5, 7),
+      pointHoverRadius: each(6.5, 9),
+      pointBorderWidth: each(1, 3)
+    };
+  }
+
   function dataset(spec, s) {
+    if (spec.xy) return capacityDataset(s);
     var d = {
       label: s.label,
       data: s.points.map(function (p) { return p ? p.y : null; }),
@@ -124,6 +242,7 @@
       title: { display: true, text: spec.unit + (spec.log ? ' (log scale)' : '') },
       grid: { color: '#eef1f5' }
     };
+    if (spec.y_max != null) value.suggestedMax = spec.y_max; // a capacity chart: room for its top point and the SLO's label
     if (spec.log) {
       value.min = spec.log_min;
       // Label only 1, 2 and 5 of each decade, so a log axis stays readable.
@@ -140,17 +259,38 @@
       grid: { display: false },
       title: { display: spec.type === 'line', text: 'concurrency (open connections)' }
     };
+    if (spec.xy) {
+      category = {
+        type: spec.x_log ? 'logarithmic' : 'linear',
+        min: spec.x_min,
+        max: spec.x_max,
+        grace: spec.x_log ? 0 : '6%',
+        title: { display: true, text: spec.x_title + (spec.x_log ? ' (log scale)' : '') },
+        grid: { color: '#eef1f5' },
+        ticks: { autoSkip: !spec.x_ticks, callback: function (v) { return tick(v); } }
+      };
+      // On a log axis, a tick at each measured level (1, 2, 4, 8 ... connections).
+      if (spec.x_ticks) category.afterBuildTicks = function (scale) {
+        scale.ticks = spec.x_ticks.map(function (v) { return { value: v }; });
+      };
+    }
+    var legendLabels = { usePointStyle: true, boxWidth: 8, padding: 14 };
+    if (spec.xy) legendLabels.pointStyle = 'circle'; // a series' mark, whatever its first level's verdict
+    var tooltip = { callbacks: { label: function (ctx) { return tooltipLines(ctx, spec.unit); } } };
+    if (spec.xy) {
+      tooltip = { callbacks: { title: function (items) { return capacityTitle(items, spec); }, label: capacityLines } };
+    }
     return {
       rackbench: spec,
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
       indexAxis: spec.horizontal ? 'y' : 'x',
-      interaction: { mode: spec.type === 'line' ? 'index' : 'nearest', intersect: false },
+      interaction: { mode: spec.type === 'line' && !spec.xy ? 'index' : 'nearest', intersect: false },
       scales: spec.horizontal ? { x: value, y: category } : { x: category, y: value },
       plugins: {
-        legend: { position: 'bottom', labels: { usePointStyle: true, boxWidth: 8, padding: 14 } },
-        tooltip: { callbacks: { label: function (ctx) { return tooltipLines(ctx, spec.unit); } } }
+        legend: { position: 'bottom', labels: legendLabels },
+        tooltip: tooltip
       }
     };
   }
@@ -158,16 +298,20 @@
   function draw(spec) {
     var canvas = document.getElementById('chart-' + spec.id);
     if (!canvas) return fail('no canvas for chart ' + spec.id);
-    new Chart(canvas, {
+    var chart = new Chart(canvas, {
       type: spec.type,
       data: { labels: spec.labels, datasets: spec.datasets.map(function (s) { return dataset(spec, s); }) },
       options: options(spec),
-      plugins: [whiskers]
+      plugins: [whiskers, objective]
     });
     var points = spec.datasets.reduce(function (sum, s) {
       return sum + s.points.filter(function (p) { return p && p.y != null; }).length;
     }, 0);
     canvas.closest('figure').setAttribute('data-points', String(points));
+    var y = chart.scales.y;
+    if (spec.slo && y && spec.slo.y >= y.min && spec.slo.y <= y.max) {
+      canvas.closest('figure').setAttribute('data-slo', String(spec.slo.y));
+    }
   }
 
   try {

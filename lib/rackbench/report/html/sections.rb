@@ -3,6 +3,7 @@
 require_relative "escape"
 require_relative "../number_format"
 require_relative "../../stats/welch"
+require_relative "../../search/slo"
 
 module Rackbench
   module Report
@@ -13,8 +14,11 @@ module Rackbench
       class Sections
         include Escape
 
-        def initialize(dataset)
+        # capacity: the run is a capacity search (see Html): its trials are
+        # levels a search chose, not cells with repetitions.
+        def initialize(dataset, capacity: false)
           @data = dataset
+          @capacity = capacity
         end
 
         # Per endpoint: setups x levels, "median req/s [95% CI] · mean / p99".
@@ -34,15 +38,21 @@ module Rackbench
             "<li><strong>#{h(f['setup'])}</strong> failed (repetition #{h(f['repetition'])}): #{h(f['reason'])}" \
               "#{tail.empty? ? '' : "<pre>#{h(tail)}</pre>"}</li>"
           end
-          items += @data.error_cells.map do |c|
-            "<li>#{h(c.setup)} on #{h(c.endpoint)} at c=#{h(c.concurrency)}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
+          # In a capacity search, errors past the knee are what the search looks
+          # for (each level's verdict says so) and every level runs once.
+          unless @capacity
+            items += @data.error_cells.map do |c|
+              "<li>#{h(c.setup)} on #{h(c.endpoint)} at c=#{h(c.concurrency)}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
+            end
           end
           items += @data.notes.map { |note, cells| "<li>#{h(cells.join(', '))}: #{h(note)}</li>" }
-          items << repetitions_note if repetitions_note
+          items << repetitions_note if repetitions_note && !@capacity
           items.empty? ? "<p class=\"ok\">No failed setups and no request errors.</p>" : "<ul class=\"warnings\">#{items.join}</ul>"
         end
 
         def method_list
+          return capacity_method_list if @capacity
+
           min, max = @data.repetitions
           plan = @data.meta["plan"].is_a?(Hash) ? @data.meta["plan"] : {}
           loops = @data.loops.map { |l| l == "closed" ? "closed loop (latency measured from each request's send; hides coordinated omission)" : "#{l} loop" }
@@ -79,6 +89,26 @@ module Rackbench
         end
 
         private
+
+        def capacity_method_list
+          m = @data.meta
+          plan = m["plan"].is_a?(Hash) ? m["plan"] : {}
+          search = m["search"].is_a?(Hash) ? m["search"] : {}
+          engines = @data.trials.group_by { |t| t["loop"] }.map { |l, ts| "#{ts.map { |t| t['engine'] }.compact.uniq.join(', ')} (#{l} loop)" }
+          durations = [plan["duration_s"], plan["warmup_s"]].map { |v| v.nil? ? "?" : "#{v} s" }.join(" / ")
+          rows = [["Search", "per setup and endpoint, on one booted server: closed loop from workers × threads connections, " \
+                             "then open loop from 80% of the req/s at the closed-loop knee; the level doubles until one fails, " \
+                             "then bisection between the last pass and the first failure"],
+                  ["Levels per search at most", search["max_levels"]],
+                  ["Verdict", "a level passes when its p99 and error rate meet the SLO (and an open-loop level keeps its " \
+                              "schedule); a p99 within #{(Search::Slo::MARGIN * 100).round}% of the objective is measured " \
+                              "again, up to 3 times, and the majority decides"],
+                  ["Latency", "open loop: from each request's planned send (queueing shows); closed loop: from each " \
+                              "request's send (hides coordinated omission)"],
+                  ["Duration / warm-up per level", "#{durations} (an open-loop level at a low rate runs longer, up to 4× the duration)"],
+                  ["Load engine", engines.join("; ")]]
+          definition_list(rows.reject { |_, v| v.nil? || v.to_s.empty? })
+        end
 
         def repetitions_note
           min, = @data.repetitions

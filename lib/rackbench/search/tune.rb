@@ -1,0 +1,357 @@
+# frozen_string_literal: true
+
+require_relative "../error"
+require_relative "tune/units"
+require_relative "tune/candidates"
+require_relative "tune/entry"
+require_relative "tune/racing"
+require_relative "tune/deadline"
+require_relative "tune/lab"
+require_relative "tune/pareto"
+require_relative "tune/recommendation"
+require_relative "tune/config_writer"
+
+module Rackbench
+  module Search
+    # "Which server, in which workers x threads configuration, serves this
+    # app best on this machine, within this memory budget and SLO?"
+    #
+    # 0. memory   boot each server once as "SERVER x2" under a short load:
+    #             PSS per worker and master bound the workers (Candidates).
+    # 1-3. rounds successive halving with racing's keep rule (Racing, where
+    #             the method is described): cheap closed-loop probes for all,
+    #             open-loop knee searches for the better half, repeated
+    #             confirmation runs for the final two or three.
+    #
+    # The deadline (--time-budget) is checked before every measurement
+    # (Lab), and each round keeps time back for the ones after it; whatever
+    # happens, tune ends with a recommendation from the best evidence it has
+    # and says which evidence that is.
+    #
+    # Measuring goes through a lab (Tune::Lab on real servers, a fake in
+    # tests) and decisions go to a journal (tune.jsonl), so the decision
+    # logic runs without a server.
+    class Tune
+      ROUNDS = 3
+      METHOD = "successive halving with statistical ties kept (racing): round 1 probes every setup, " \
+               "round 2 knee-searches the better half, round 3 confirms the finalists (Welch's t-test)"
+      FOOTPRINT_PROBES = 3
+      KNEE_LEVELS = 5
+      CONFIRM_REPEAT = 3
+      CONFIRM_RUN = 4          # seconds of wrk per confirmation run at most (its window: Lab#window)
+      MIN_CONFIRM_SECONDS = 0.75
+      PLANNED_CONFIRM_RUN = 2  # what the earlier rounds keep time back for
+      RETRY_FACTOR = 0.85      # when no finalist holds at the leader's knee: once more at 85% of it
+
+      attr_reader :entries
+
+      def initialize(lab:, journal:, deadline:, servers:, budget_mb:, slo:, endpoint:, cores:,
+                     max_workers: nil, puma_threads: Candidates::PUMA_THREADS, say: nil)
+        @lab = lab
+        @journal = journal
+        @deadline = deadline
+        @servers = servers
+        @budget_mb = budget_mb
+        @slo = slo
+        @endpoint = endpoint
+        @cores = cores
+        @max_workers = max_workers
+        @puma_threads = puma_threads
+        @say = say || ->(_line) {}
+        @seeds = {}
+        @cvs = []
+        @stopped = nil
+      end
+
+      # Runs the search; returns the recommendation (also in recommendation.json).
+      def call
+        @say.call("tune #{@endpoint}: SLO #{@slo.describe}; memory budget #{Units.mib(@budget_mb)}; " \
+                  "time budget #{(@deadline.seconds / 60.0).round(1)} min")
+        @say.call("method: #{METHOD}")
+        build_space(measure_footprints)
+        round1
+        finalists = round2
+        round3(finalists)
+        finish
+      end
+
+      def band
+        @band ||= Racing.noise_band(@cvs)
+      end
+
+      private
+
+      # -- 0: memory ---------------------------------------------------------
+
+      def measure_footprints
+        @servers.each_with_object({}) do |server, out|
+          setup = Candidates.footprint_setup(server)
+          @lab.expect(FOOTPRINT_PROBES)
+          o = @lab.probe(setup, repeat: FOOTPRINT_PROBES)
+          if o.failure || o.records.empty?
+            reason = o.failure || "the time budget ran out before it was measured"
+            @journal.log("type" => "footprint", "server" => server, "setup" => setup.label, "failed" => reason)
+            @say.call("memory: #{server} left out: #{reason}")
+            next
+          end
+          out[server] = footprint_of(server, setup, o.records)
+        end
+      end
+
+      def footprint_of(server, setup, records)
+        @seeds[setup.label] = records
+        @cvs << Stats::Summary.of(records.map { |r| r["goodput_rps"] || r["rps"] }).cv
+        total = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_total_mb") }).median
+        per = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_per_worker_mb") }).median
+        per = total if Setup::SERVERS.fetch(server)[:single_process]
+        master = total && per ? [total - setup.workers * per, 0.0].max : nil
+        fp = Candidates::Footprint.new(server: server, per_worker_mb: per, master_mb: master)
+        @journal.log("type" => "footprint", "server" => server, "setup" => setup.label, "per_worker_mb" => per&.round(2),
+                     "master_mb" => master&.round(2), "pss_total_mb" => total&.round(2), "probes" => records.map { |r| r["key"] },
+                     "rps_cv" => @cvs.last&.round(4))
+        fp
+      end
+
+      def build_space(footprints)
+        if footprints.empty?
+          raise Error, "no server could be measured (#{@servers.join(', ')}): see setups.jsonl in #{@journal.path}; " \
+                       "check `rackbench servers` and --servers"
+        end
+        candidates, limits = Candidates.build(footprints: footprints, budget_mb: @budget_mb, cores: @cores,
+                                              max_workers: @max_workers, puma_threads: @puma_threads)
+        limits.each { |l| @say.call("memory: #{l.note}") }
+        @entries = candidates.map do |c|
+          Entry.for(c).tap { |e| @seeds[e.label]&.then { |recs| e.add(recs, into: e.probes) } }
+        end
+        @journal.log("type" => "space", "candidates" => @entries.map(&:label), "limits" => limits.map { |l| l.to_h.transform_keys(&:to_s) },
+                     "budget_mb" => @budget_mb, "cores" => @cores, "noise_band" => band.round(4))
+        raise Error, "no setup fits in the memory budget of #{Units.mib(@budget_mb)}: #{limits.map(&:note).join('; ')}; raise --memory-budget" if @entries.empty?
+
+        @say.call("space: #{setups(@entries.size)} (#{@entries.group_by { |e| e.setup.server }.map { |s, es| "#{s} #{es.size}" }.join(', ')}); " \
+                  "probe noise band #{Racing.pct(band)}")
+      end
+
+      # -- 1: probes ---------------------------------------------------------
+
+      def round1
+        todo = @entries.select { |e| e.probes.empty? }.sort_by { |e| [-e.setup.capacity, -e.setup.workers] }
+        @lab.expect(todo.size)
+        todo.each_with_index do |e, i|
+          if @deadline.allows?(@lab.probe_cost + reserve(after: 1))
+            o = @lab.probe(e.setup)
+            e.add(o.records, into: e.probes)
+            e.drop!(1, o.failure) if o.failure
+            stop!("time budget") && e.drop!(1, "not probed: the time budget ran out") if o.stopped
+          else
+            stop!("time budget")
+            e.drop!(1, "not probed: the time budget ran out")
+          end
+          progress(1, "#{setups(todo.size - i - 1)} left to probe", leader_by(:probe_rps))
+        end
+        over_budget!
+        decisions = Racing.halve(alive.select { |e| e.probes.any? }, band: band)
+        decisions.each { |d| d.entry.drop!(1, d.reason, test: d.test) unless d.keep }
+        decisions += @entries.select { |e| e.dropped_in == 1 && decisions.none? { |d| d.entry.equal?(e) } }
+                             .map { |e| Racing::Decision.new(entry: e, keep: false, reason: e.dropped) }
+        log_round(1, decisions, "closed-loop probe: #{Lab::PROBE_SECONDS}-#{Lab::PROBE_MAX_SECONDS} s at c = 2 x workers x threads; keep the top half, " \
+                                "ties within the #{Racing.pct(band)} noise band kept")
+        progress(1, "kept #{alive.size} of #{@entries.size}", leader_by(:probe_rps), done: true)
+      end
+
+      def over_budget!
+        alive.each do |e|
+          mb = e.footprint_mb
+          e.drop!(1, "measured footprint #{Units.mib(mb)} is over the #{Units.mib(@budget_mb)} budget") if mb && mb > @budget_mb
+        end
+      end
+
+      # -- 2: knees ----------------------------------------------------------
+
+      def round2
+        pool = alive.sort_by { |e| -e.probe_rps }
+        searched = []
+        spare = {} # entry => why its knee was not searched
+        pool.each_with_index do |e, i|
+          best = searched.filter_map(&:knee_rps).max
+          first = searched.empty?
+          if Racing.hopeless?(e, best, band: band)
+            spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.bound_reason(e, best, band), test: Racing::BOUND_TEST)
+          elsif !@deadline.allows?(@lab.knee_cost(first ? 2 : KNEE_LEVELS) + (first ? 0 : reserve(after: 2)))
+            stop!("time budget")
+            spare[e] = Racing::Decision.new(entry: e, keep: false, reason: "not searched: the time budget ran out")
+          elsif @unreachable
+            spare[e] = Racing::Decision.new(entry: e, keep: false, reason: "not searched: the SLO is out of reach on this endpoint")
+          else
+            search_knee(e)
+            searched << e
+            unreachable!(e)
+          end
+          progress(2, "#{setups(pool.size - i - 1)} left", leader_by(:knee_rps) || leader_by(:probe_rps))
+        end
+        pick_finalists(searched, spare)
+      end
+
+      # The best setup by throughput failed the SLO at a light load: no
+      # other will pass, so round 2 ends (Racing.out_of_reach).
+      def unreachable!(entry)
+        lowest = Racing.out_of_reach(entry) or return
+        share = lowest["level"] / entry.probe_rps
+        @unreachable = { "setup" => entry.label, "level" => lowest["level"], "share" => share.round(3),
+                         "p99_ms" => lowest["p99_ms"], "reason" => Racing.short(lowest["reason"]) }
+        @journal.log(@unreachable.merge("type" => "stop", "round" => 2, "why" => "the SLO is out of reach at a light load"))
+        @say.call("round 2/#{ROUNDS}: #{entry.label} failed the SLO even at #{Racing.rps(lowest['level'])} req/s " \
+                  "(#{Racing.pct(share)} of its saturated throughput): #{@unreachable['reason']}; no other setup will pass")
+      end
+
+      def search_knee(entry)
+        @lab.expect(KNEE_LEVELS)
+        o = @lab.knee(entry.setup, guess: entry.probe_rps, expected_latency: expected_latency(entry), max_levels: KNEE_LEVELS)
+        entry.add(o.records)
+        entry.knee = o.knee
+        stop!("time budget") if o.stopped
+        entry.drop!(2, o.failure) if o.failure
+        o.knee&.fetch("levels", [])&.each do |level|
+          @journal.log(level.merge("type" => "level", "round" => 2, "setup" => entry.label))
+        end
+      end
+
+      def pick_finalists(searched, spare)
+        failed, ok = searched.partition(&:dropped)
+        finalists, decisions = Racing.finalists(ok, spare: spare.values.reject(&:test).map(&:entry))
+        decisions.concat(spare.values.reject { |d| finalists.include?(d.entry) })
+        decisions.each { |d| d.entry.drop!(2, d.reason, test: d.test) unless d.keep }
+        decisions.concat(failed.map { |e| Racing::Decision.new(entry: e, keep: false, reason: e.dropped) })
+        log_round(2, decisions, "open-loop knee search: at most #{KNEE_LEVELS} levels of #{@lab.window(Lab::KNEE_RUN)} s or more, " \
+                                "from 80% to at most #{(Racing::KNEE_CEILING * 100).round}% of the saturated throughput; " \
+                                "a survivor that cannot reach the best knee is not searched")
+        progress(2, "#{finalists.size} finalist#{finalists.size == 1 ? '' : 's'}", leader_by(:knee_rps) || leader_by(:probe_rps), done: true)
+        finalists
+      end
+
+      # -- 3: confirmation ---------------------------------------------------
+
+      def round3(finalists)
+        rate = finalists.first&.knee_rps
+        return if rate.nil?
+
+        finalists = finalists.first(2) if confirm_window(finalists.size).nil?
+        window = confirm_window(finalists.size)
+        unless window
+          stop!("time budget")
+          @journal.log("type" => "round", "round" => 3, "skipped" => "the time budget ran out before the confirmation runs")
+          return
+        end
+        @rate = rate
+        @window = window
+        confirm(finalists, rate, window)
+        unless finalists.any? { |e| Racing.confirmation(e.confirms, @slo)["holds"] }
+          retry_rate = (rate * RETRY_FACTOR).round(1)
+          if @deadline.allows?(finalists.sum { @lab.confirm_cost(CONFIRM_REPEAT, window) })
+            @say.call("round 3/3: no finalist held the SLO at #{Racing.rps(rate)} req/s over #{window} s; once more at #{Racing.rps(retry_rate)} req/s")
+            @rate = retry_rate
+            confirm(finalists, retry_rate, window)
+          end
+        end
+        @ranked = Racing.rank(finalists.select { |e| e.confirms.any? }, @slo)
+        log_round(3, @ranked.each_with_index.map { |e, i| Racing::Decision.new(entry: e, keep: i.zero?, reason: confirm_reason(e, i)) },
+                  "#{CONFIRM_REPEAT} runs of #{window} s at #{Racing.rps(@rate)} req/s (the leader's knee); #{Stats::Welch::METHOD}")
+        @say.call("round 3/#{ROUNDS} done: winner #{@ranked.first&.label || '-'}")
+      end
+
+      def confirm(finalists, rate, window)
+        @lab.expect(finalists.size * CONFIRM_REPEAT)
+        finalists.each_with_index do |e, i|
+          o = @lab.confirm(e.setup, rate: rate, repeat: CONFIRM_REPEAT, duration: window, expected_latency: expected_latency(e))
+          e.confirms = o.records
+          e.add(o.records)
+          stop!("time budget") if o.stopped
+          held = Racing.confirmation(e.confirms, @slo)
+          @say.call("round 3/#{ROUNDS}: #{e.label} held the SLO in #{held['passes']}/#{held['n']} runs at #{Racing.rps(rate)} req/s; " \
+                    "#{finalists.size - i - 1} left")
+        end
+      end
+
+      def confirm_reason(entry, index)
+        c = Racing.confirmation(entry.confirms, @slo)
+        head = index.zero? ? "winner" : "##{index + 1}"
+        verdict = c["holds"] ? "holds the SLO" : "does not hold the SLO (#{c['failures'].first})"
+        "#{head}: #{verdict} in #{c['passes']}/#{c['n']} runs; #{Racing.rps(c.dig('rps', 'mean'))} req/s, " \
+          "p99 #{c.dig('p99_ms', 'median')&.round} ms"
+      end
+
+      # The longest window (a whole-second wrk run less the drain) that lets
+      # every finalist run CONFIRM_REPEAT times within the time left.
+      def confirm_window(count)
+        per = @deadline.left / count - @lab.boot_cost
+        run = ((per / CONFIRM_REPEAT) - Lab::STEP_OVERHEAD).floor.clamp(0, CONFIRM_RUN)
+        window = @lab.window(run)
+        window >= MIN_CONFIRM_SECONDS ? window : nil
+      end
+
+      # -- the end -------------------------------------------------------------
+
+      def finish
+        rec = Recommendation.new(entries: @entries, ranked: @ranked, slo: @slo, endpoint: @endpoint, rate: @rate,
+                                 window: @window, budget_mb: @budget_mb, unreachable: @unreachable).to_h
+        raise Error, "no setup could be measured on #{@endpoint}: #{@entries.map { |e| "#{e.label}: #{e.dropped}" }.first(3).join('; ')}" unless rec
+
+        winner = @entries.find { |e| e.label == rec["setup"] }
+        header = "Generated by rackbench tune on #{Time.now.utc.strftime('%Y-%m-%d')}: #{rec['reason']}\n" \
+                 "Evidence: recommendation.json, tune.jsonl and trials.jsonl in #{@journal.path}"
+        files = winner ? ConfigWriter.files(winner.setup, header: header) : {}
+        @journal.write_files(files)
+        rec = rec.merge("config_files" => files.keys, "start_command" => winner && ConfigWriter.command(winner.setup),
+                        "memory_budget_mb" => @budget_mb, "time_budget_s" => @deadline.seconds,
+                        "elapsed_s" => @deadline.elapsed.round(1), "stopped" => @stopped, "method" => METHOD,
+                        "noise_band" => band.round(4))
+        @journal.recommend(rec)
+        rec
+      end
+
+      # -- helpers ---------------------------------------------------------------
+
+      def alive
+        @entries.select(&:alive?)
+      end
+
+      # Seconds to keep back for the rounds after this one: one knee search
+      # (after round 1) and two finalists' confirmation at the planned window.
+      def reserve(after:)
+        confirm = 2 * @lab.confirm_cost(CONFIRM_REPEAT, @lab.window(PLANNED_CONFIRM_RUN))
+        after == 1 ? confirm + @lab.knee_cost(KNEE_LEVELS) : confirm
+      end
+
+      def expected_latency(entry)
+        p50 = Stats::Summary.of(entry.probes.map { |r| r.dig("latency_ms", "p50") }).median
+        return @slo.p99_ms / 1000.0 unless p50
+
+        (2 * p50 / 1000.0).clamp(0.05, [@slo.p99_ms / 1000.0, 0.05].max)
+      end
+
+      def setups(count)
+        "#{count} setup#{count == 1 ? '' : 's'}"
+      end
+
+      def leader_by(metric)
+        best = alive.select(&metric).max_by(&metric)
+        best && [best.label, best.public_send(metric)]
+      end
+
+      def progress(round, text, leader, done: false)
+        lead = leader ? ", leader #{leader[0]} (~#{Racing.rps(leader[1])} req/s)" : ""
+        @say.call("round #{round}/#{ROUNDS}#{done ? ' done' : ''}: #{text}#{lead}")
+      end
+
+      def log_round(round, decisions, method)
+        @journal.log("type" => "round", "round" => round, "method" => method, "noise_band" => band.round(4),
+                     "elapsed_s" => @deadline.elapsed.round(1),
+                     "decisions" => decisions.map { |d| d.entry.to_row.merge("keep" => d.keep, "reason" => d.reason) })
+      end
+
+      def stop!(why)
+        @stopped ||= why
+        true
+      end
+    end
+  end
+end

@@ -1,0 +1,230 @@
+# frozen_string_literal: true
+
+require_relative "../../stats/summary"
+require_relative "../../stats/welch"
+
+module Rackbench
+  module Search
+    class Tune
+      # tune's decisions, apart from any measuring so that they can run on
+      # fake measurements. The method is successive halving (Jamieson &
+      # Talwalkar 2016: give every candidate a cheap evaluation, keep the
+      # better half, evaluate the survivors more thoroughly) with racing's
+      # rule for what "better" means (Birattari et al. 2002, F-Race: drop a
+      # candidate only once a statistical test says it is worse; keep ties):
+      #
+      # round 1  every candidate, one short closed-loop probe of saturated
+      #          throughput. Keep the top half, plus any candidate within the
+      #          noise band of the cut-off (a two-sided 95% z-test on single
+      #          probes, the probe's coefficient of variation measured on this
+      #          machine by repeating the footprint probes).
+      # round 2  survivors, best first: an open-loop knee search (the highest
+      #          rate meeting the SLO), no higher than KNEE_CEILING x the
+      #          saturated throughput. So a survivor whose probe (plus noise)
+      #          times that ceiling is below the best knee found so far cannot
+      #          win and is dropped without a search (a bound, as in branch and
+      #          bound). Finalists: the best knee, the runner-up,
+      #          and a third whose knee bracket overlaps the leader's.
+      # round 3  finalists at the leader's knee rate, 3 longer repetitions each;
+      #          leader and runner-up compared with Welch's t-test on achieved
+      #          req/s, p99 and PSS footprint.
+      module Racing
+        Decision = Struct.new(:entry, :keep, :reason, :test, keyword_init: true)
+
+        # The tests behind a drop, as the output names them.
+        HALVING_TEST = "round-1 probe below the cut-off by more than the noise band (two-sided 95% z-test)"
+        BOUND_TEST = "round-2 bound: its saturated throughput cannot reach the best knee"
+        KNEE_TEST = "round-2 knee brackets do not overlap"
+
+        Z95 = 1.96
+        MIN_BAND = 0.05
+        MAX_BAND = 0.5
+        # Knee.rb's default precision: a bracket [pass, fail) narrower than this is final.
+        KNEE_PRECISION = 0.1
+        # The knee search goes no higher than this multiple of the setup's
+        # saturated (closed-loop) throughput: an open-loop rate above what the
+        # server does flat out cannot be sustained, and over a window of a few
+        # seconds a growing queue can still pass for a sustained rate. The 5%
+        # allows for the probe's own noise.
+        KNEE_CEILING = 1.05
+
+        module_function
+
+        # Relative noise band for comparing two single probes: 1.96 x sqrt(2)
+        # x the pooled coefficient of variation of repeated probes, within
+        # [5%, 50%] (a CV from 3 probes is itself rough).
+        def noise_band(cvs)
+          cvs = cvs.compact
+          return MIN_BAND if cvs.empty?
+
+          pooled = Math.sqrt(cvs.sum { |c| c**2 } / cvs.size)
+          (Z95 * Math.sqrt(2) * pooled).clamp(MIN_BAND, MAX_BAND)
+        end
+
+        # Round 1: entries with a probe -> decisions, best first.
+        def halve(entries, band:)
+          ranked = entries.sort_by { |e| -e.probe_rps }
+          keep = (ranked.size / 2.0).ceil
+          cutoff = ranked[keep - 1]&.probe_rps
+          ranked.each_with_index.map do |e, i|
+            rank = "rank #{i + 1}/#{ranked.size}, #{rps(e.probe_rps)} req/s"
+            if i < keep
+              Decision.new(entry: e, keep: true, reason: "#{rank}: top half")
+            elsif e.probe_rps >= cutoff * (1 - band)
+              Decision.new(entry: e, keep: true, reason: "#{rank}: tied with the cut-off (#{rps(cutoff)} req/s) within the #{pct(band)} noise band")
+            else
+              Decision.new(entry: e, keep: false, test: HALVING_TEST,
+                           reason: "#{rank}: below the cut-off (#{rps(cutoff)} req/s) by more than the #{pct(band)} noise band")
+            end
+          end
+        end
+
+        # Round 2 bound: can this survivor's knee still beat the best knee?
+        def hopeless?(entry, best_knee, band:)
+          return false unless best_knee && entry.probe_rps
+
+          entry.probe_rps * (1 + band) * KNEE_CEILING < best_knee
+        end
+
+        def bound_reason(entry, best_knee, band)
+          "not searched: its saturated throughput (#{rps(entry.probe_rps)} req/s, +#{pct(band)} noise, " \
+            "x #{KNEE_CEILING} search ceiling) cannot reach the best knee so far (#{rps(best_knee)} req/s)"
+        end
+
+        # Two knees are tied when their brackets [pass, upper) overlap.
+        def overlap?(a, b)
+          return false unless a.knee_rps && b.knee_rps
+
+          a.knee_upper > b.knee_rps && b.knee_upper > a.knee_rps
+        end
+
+        # Round 2 -> [finalists, decisions]. searched: entries whose knee was
+        # searched; spare: live entries left unsearched for lack of time
+        # (best probe first), one of which stands in as runner-up when only
+        # one knee was found. (Entries the bound ruled out never stand in:
+        # they are known to be worse.)
+        def finalists(searched, spare: [], max: 3)
+          ranked = searched.select(&:knee_rps).sort_by { |e| [-e.knee_rps, e.footprint_mb || Float::INFINITY] }
+          leader = ranked.first
+          picks = []
+          if leader
+            picks << leader
+            runner = ranked[1] || spare.max_by(&:probe_rps)
+            picks << runner if runner
+            picks.concat(ranked[2..].to_a.select { |e| overlap?(e, leader) }.first(max - picks.size))
+          end
+          decisions = searched.map do |e|
+            keep = picks.include?(e)
+            test = !keep && e.knee_rps && leader && !overlap?(e, leader) ? KNEE_TEST : nil
+            Decision.new(entry: e, keep: keep, reason: knee_reason(e, leader, picks), test: test)
+          end
+          if picks[1] && !searched.include?(picks[1])
+            decisions << Decision.new(entry: picks[1], keep: true,
+                                      reason: "runner-up by its probe (#{rps(picks[1].probe_rps)} req/s; its knee was not searched: time)")
+          end
+          [picks, decisions]
+        end
+
+        # A knee search that failed even at a light load (at most LIGHT_LOAD
+        # of the setup's saturated throughput): the endpoint's own latency is
+        # over the objective, and more workers or threads will not bring it
+        # under. Returns the lowest level measured, or nil.
+        LIGHT_LOAD = 0.25
+
+        def out_of_reach(entry)
+          return nil if entry.knee_rps || entry.knee.nil? || entry.probe_rps.nil?
+
+          lowest = Array(entry.knee["levels"]).min_by { |l| l["level"] }
+          lowest if lowest && !lowest["pass"] && lowest["level"] <= LIGHT_LOAD * entry.probe_rps
+        end
+
+        # A verdict's reason, short enough for one line.
+        def short(reason)
+          reason.to_s.sub(/ \(below 99%\).*/, "").sub(/: the server did not answer.*/, "").sub(/; .*/, "")
+        end
+
+        def knee_reason(entry, leader, picks)
+          return "no rate met the SLO#{entry.knee&.dig('fail_reason') ? " (#{entry.knee['fail_reason']})" : ''}" unless entry.knee_rps
+
+          head = "knee #{rps(entry.knee_rps)} req/s#{entry.knee_fail ? " (fails at #{rps(entry.knee_fail)})" : ''}"
+          return "#{head}: the leader" if entry.equal?(leader)
+
+          tie = overlap?(entry, leader) ? "tied with the leader (knee brackets overlap)" : "below the leader's bracket"
+          picks.include?(entry) ? "#{head}: finalist, #{tie}" : "#{head}: #{tie}, not among the best #{picks.size}"
+        end
+
+        # Round 3: one finalist's repetitions judged against the SLO.
+        def confirmation(records, slo)
+          verdicts = records.map { |r| slo.judge(r) }
+          passes = verdicts.count(&:pass)
+          { "n" => records.size, "passes" => passes, "holds" => records.any? && passes * 2 > records.size,
+            "failures" => verdicts.reject(&:pass).map { |v| short(v.reason) }.uniq,
+            "rps" => summary(records.map { |r| r["goodput_rps"] || r["rps"] }),
+            "p99_ms" => summary(records.map { |r| r.dig("latency_ms", "p99") }),
+            "footprint_mb" => summary(records.map { |r| r.dig("memory", "pss_total_mb") }) }
+        end
+
+        METRICS = { "rps" => ->(r) { r["goodput_rps"] || r["rps"] }, "p99_ms" => ->(r) { r.dig("latency_ms", "p99") },
+                    "footprint_mb" => ->(r) { r.dig("memory", "pss_total_mb") } }.freeze
+
+        # Welch's t-test (two-sided, alpha 0.05) of b against a on each metric.
+        def compare(a_records, b_records)
+          METRICS.to_h do |name, get|
+            a = a_records.map(&get).compact.map(&:to_f)
+            b = b_records.map(&get).compact.map(&:to_f)
+            test = Stats::Welch.test(a, b)
+            ma = a.empty? ? nil : a.sum / a.size
+            mb = b.empty? ? nil : b.sum / b.size
+            [name, { "a_mean" => ma&.round(2), "b_mean" => mb&.round(2),
+                     "diff_pct" => ma && mb && ma.positive? ? ((mb - ma) / ma * 100).round(1) : nil,
+                     "p" => test&.p&.round(4), "significant" => test ? test.significant? : nil }]
+          end
+        end
+
+        # Round 3 order, best first. finalists: entries with confirms.
+        def rank(finalists, slo)
+          conf = finalists.to_h { |e| [e, confirmation(e.confirms, slo)] }
+          finalists.sort { |a, b| better?(a, b, conf) ? -1 : (better?(b, a, conf) ? 1 : 0) }
+        end
+
+        # Does a beat b? Holding the SLO first; then a knee that is higher
+        # beyond both brackets; then a significantly lower p99; then a
+        # significantly smaller footprint; then the higher knee.
+        def better?(a, b, conf)
+          ca = conf[a]
+          cb = conf[b]
+          return ca["holds"] if ca["holds"] != cb["holds"]
+          return mean(ca["rps"]) > mean(cb["rps"]) unless ca["holds"]
+          return a.knee_rps > b.knee_rps if a.knee_rps && b.knee_rps && !overlap?(a, b)
+
+          cmp = compare(a.confirms, b.confirms)
+          %w[p99_ms footprint_mb].each do |metric|
+            return cmp[metric]["b_mean"] > cmp[metric]["a_mean"] if cmp[metric]["significant"]
+          end
+          (a.knee_rps || 0) > (b.knee_rps || 0) || ((a.knee_rps || 0) == (b.knee_rps || 0) && mean(ca["rps"]) > mean(cb["rps"]))
+        end
+
+        def summary(values)
+          s = Stats::Summary.of(values)
+          return nil if s.n.zero?
+
+          { "n" => s.n, "median" => s.median.round(2), "mean" => s.mean.round(2), "stdev" => s.stdev.round(2) }
+        end
+
+        def mean(summary)
+          summary ? summary["mean"] : 0.0
+        end
+
+        def rps(value)
+          return "-" if value.nil?
+
+          value >= 100 ? value.round.to_s : format("%.1f", value)
+        end
+
+        def pct(fraction)
+          "#{(fraction * 100).round}%"
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,109 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rackbench/setup"
+require "rackbench/search/slo"
+require "rackbench/search/tune/entry"
+require "rackbench/search/tune/racing"
+
+class TuneRacingTest < Minitest::Test
+  Tune = Rackbench::Search::Tune
+  R = Tune::Racing
+
+  def entry(label, probe: nil, knee: nil, fail: nil, confirms: [])
+    e = Tune::Entry.new(setup: Rackbench::Setup.parse(label), probes: [], confirms: confirms, records: [])
+    e.probes << { "rps" => probe, "goodput_rps" => probe } if probe
+    e.knee = { "pass" => knee, "fail" => fail } if knee
+    e.records.concat(confirms)
+    e
+  end
+
+  def run_at(rps, p99, mb = 100.0)
+    { "rps" => rps, "goodput_rps" => rps, "requests" => 1000, "error_total" => 0,
+      "latency_ms" => { "p99" => p99 }, "memory" => { "pss_total_mb" => mb } }
+  end
+
+  def test_noise_band_from_the_measured_probe_cv
+    assert_equal 0.05, R.noise_band([])
+    assert_in_delta 1.96 * Math.sqrt(2) * 0.04, R.noise_band([0.04]), 1e-9
+    assert_in_delta 1.96 * Math.sqrt(2) * Math.sqrt((0.03**2 + 0.05**2) / 2), R.noise_band([0.03, 0.05, nil]), 1e-9
+    assert_equal 0.5, R.noise_band([0.9])
+  end
+
+  def test_halving_keeps_the_top_half_and_ties_with_the_cut_off
+    es = { "unicorn x1" => 40, "unicorn x2" => 78, "unicorn x3" => 100, "unicorn x4" => 90, "puma x1:1" => 80, "puma x2:1" => 50 }
+           .map { |l, rps| entry(l, probe: rps) }
+    decisions = R.halve(es, band: 0.05)
+    kept = decisions.select(&:keep).map { |d| d.entry.label }
+    assert_equal ["unicorn x3", "unicorn x4", "puma x1:1", "unicorn x2"], kept, "78 is within 5% of the cut-off (80): a tie"
+    dropped = decisions.reject(&:keep)
+    assert_equal ["puma x2:1", "unicorn x1"], dropped.map { |d| d.entry.label }
+    assert_match(/rank 5\/6, 50.0 req\/s: below the cut-off \(80.0 req\/s\) by more than the 5% noise band/, dropped.first.reason)
+    assert_equal R::HALVING_TEST, dropped.first.test
+    assert_match(/tied with the cut-off/, decisions[3].reason)
+  end
+
+  def test_one_candidate_is_kept
+    assert_equal [true], R.halve([entry("thin", probe: 10)], band: 0.05).map(&:keep)
+  end
+
+  def test_bound_skips_a_survivor_whose_throughput_cannot_reach_the_best_knee
+    refute R.hopeless?(entry("unicorn x2", probe: 100), nil, band: 0.05)
+    refute R.hopeless?(entry("unicorn x2", probe: 100), 110, band: 0.05), "100 x 1.05 x 1.05 = 110.25 can still reach 110"
+    assert R.hopeless?(entry("unicorn x2", probe: 100), 111, band: 0.05)
+  end
+
+  def test_finalists_leader_runner_up_and_a_tied_third
+    a = entry("puma x2:5", probe: 200, knee: 210, fail: 230)
+    b = entry("puma x2:3", probe: 190, knee: 200, fail: 215)
+    c = entry("puma x2:8", probe: 200, knee: 205, fail: 220)
+    d = entry("unicorn x2", probe: 100, knee: 90, fail: 99)
+    e = entry("puma x1:5", probe: 150)
+    e.knee = { "pass" => nil, "fail" => 20, "fail_reason" => "p99 900 ms over 500 ms" }
+    picks, decisions = R.finalists([d, b, a, c, e])
+    assert_equal ["puma x2:5", "puma x2:8", "puma x2:3"], picks.map(&:label)
+    by = decisions.to_h { |x| [x.entry.label, x] }
+    assert_match(/knee 210 req\/s \(fails at 230\): the leader/, by["puma x2:5"].reason)
+    assert_match(/below the leader's bracket, not among the best 3/, by["unicorn x2"].reason)
+    assert_equal R::KNEE_TEST, by["unicorn x2"].test
+    assert_match(/no rate met the SLO \(p99 900 ms over 500 ms\)/, by["puma x1:5"].reason)
+  end
+
+  def test_a_time_skipped_setup_stands_in_as_runner_up
+    a = entry("puma x2:5", probe: 200, knee: 210, fail: 230)
+    spare = entry("puma x2:3", probe: 190)
+    picks, decisions = R.finalists([a], spare: [spare])
+    assert_equal ["puma x2:5", "puma x2:3"], picks.map(&:label)
+    assert_match(/runner-up by its probe/, decisions.last.reason)
+  end
+
+  def test_rank_tied_knees_are_decided_by_a_significantly_lower_p99
+    slo = Rackbench::Search::Slo.new(p99_ms: 300)
+    x3 = entry("puma x2:3", knee: 410, fail: 440, confirms: [run_at(409, 150), run_at(411, 160), run_at(410, 155)])
+    x5 = entry("puma x2:5", knee: 420, fail: 450, confirms: [run_at(410, 215), run_at(408, 220), run_at(411, 210)])
+    ranked = R.rank([x5, x3], slo)
+    assert_equal ["puma x2:3", "puma x2:5"], ranked.map(&:label)
+    cmp = R.compare(x3.confirms, x5.confirms)
+    refute cmp["rps"]["significant"]
+    assert cmp["p99_ms"]["significant"]
+    assert_in_delta 38.7, cmp["p99_ms"]["diff_pct"], 0.1
+  end
+
+  def test_rank_holding_the_slo_beats_a_higher_knee_and_clear_knees_beat_p99
+    slo = Rackbench::Search::Slo.new(p99_ms: 300)
+    holds = entry("unicorn x4", knee: 300, fail: 320, confirms: [run_at(300, 200)] * 3)
+    breaks = entry("puma x2:5", knee: 420, fail: 450, confirms: [run_at(300, 400), run_at(300, 380), run_at(300, 100)])
+    assert_equal ["unicorn x4", "puma x2:5"], R.rank([breaks, holds], slo).map(&:label)
+    fast = entry("puma x4:5", knee: 500, fail: 540, confirms: [run_at(300, 250), run_at(300, 260), run_at(300, 255)])
+    assert_equal "puma x4:5", R.rank([holds, fast], slo).first.label, "a knee higher beyond both brackets wins"
+  end
+
+  def test_confirmation_shortens_reasons
+    slo = Rackbench::Search::Slo.new(p99_ms: 300)
+    bad = run_at(170, 700).merge("valid" => false, "invalid_reason" => "achieved 171.4 req/s, 77.9% of the 220 req/s target " \
+                                                                           "(below 99%): the server did not answer every planned request")
+    c = R.confirmation([bad, bad, run_at(220, 100)], slo)
+    refute c["holds"]
+    assert_equal ["invalid trial: achieved 171.4 req/s, 77.9% of the 220 req/s target"], c["failures"]
+  end
+end

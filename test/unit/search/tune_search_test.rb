@@ -1,0 +1,283 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "rackbench/search/slo"
+require "rackbench/search/tune"
+require "rackbench/search/tune/lab"
+require "rackbench/search/tune/journal"
+require "rackbench/store/run_dir"
+require "rackbench/report/tune_text"
+
+# Search::Tune's decisions on fake measurements: a lab that answers from a
+# model of each setup (saturated throughput, knee, p99, memory) with a little
+# seeded noise, on a fake clock that each measurement advances.
+class TuneSearchTest < Minitest::Test
+  Tune = Rackbench::Search::Tune
+  Outcome = Tune::Lab::Outcome
+
+  # Answers like Tune::Lab, from model.call(setup) -> {cap:, knee:, p99:, mb:}.
+  class FakeLab
+    attr_reader :calls
+
+    def initialize(model, clock, deadline: nil, fail: [], seed: 1)
+      @model = model
+      @clock = clock
+      @fail = fail
+      @rng = Random.new(seed)
+      @calls = []
+      @deadline = deadline
+    end
+
+    attr_writer :deadline
+
+    def boot_cost = 2.0
+    def probe_cost(repeat = 1) = boot_cost + repeat * 1.4
+    def knee_cost(levels) = boot_cost + levels * 2.4
+    def confirm_cost(repeat, duration) = boot_cost + repeat * ((duration + 0.25).ceil + 0.4)
+    def window(run) = run - 0.3
+    def expect(_count); end
+
+    def probe(setup, repeat: 1)
+      session(setup, :probe) do |records|
+        repeat.times { records << measure(1.4) { record(setup, m(setup)[:cap] * noise, 80.0) } }
+      end
+    end
+
+    def knee(setup, guess:, expected_latency:, max_levels:)
+      knee = m(setup)[:knee]
+      o = session(setup, :knee) do |records|
+        max_levels.times { |i| records << measure(2.4) { record(setup, (knee || 1.0) * (0.8 + 0.1 * i), 100.0, open: true) } }
+      end
+      o.knee = { "pass" => knee.round(1), "fail" => (knee * 1.08).round(1), "levels" => [{ "level" => knee.round(1), "pass" => true }],
+                 "complete" => !o.stopped } unless o.failure || knee.nil?
+      unless knee || o.failure # nothing passes, down to 5% of the throughput
+        low = (m(setup)[:cap] * 0.05).round(1)
+        o.knee = { "pass" => nil, "fail" => low, "fail_reason" => "p99 1.00 s over 300 ms",
+                   "levels" => [{ "level" => low, "pass" => false, "reason" => "p99 1.00 s over 300 ms", "p99_ms" => 1000.0 }] }
+      end
+      o.knee = nil if o.stopped && o.records.size < 2
+      o
+    end
+
+    def confirm(setup, rate:, repeat:, duration:, expected_latency:)
+      model = m(setup)
+      session(setup, :confirm) do |records|
+        repeat.times do
+          records << measure((duration + 0.25).ceil + 0.4) do
+            over = rate > (model[:held] || model[:knee]) * 1.05
+            record(setup, [rate, model[:cap]].min * noise, over ? 900.0 : model[:p99] * noise, open: true, valid: rate <= model[:cap])
+          end
+        end
+      end
+    end
+
+    private
+
+    def m(setup) = @model.call(setup)
+
+    def session(setup, kind)
+      @calls << [kind, setup.label]
+      return Outcome.new(records: [], stopped: true) unless @deadline.allows?(boot_cost + 1)
+
+      advance(boot_cost)
+      return Outcome.new(records: [], failure: "#{setup.label}: failed to boot (exit 1)") if @fail.include?(setup.label)
+
+      records = []
+      yield records
+      Outcome.new(records: records, stopped: false)
+    rescue StopIteration
+      Outcome.new(records: records, stopped: true)
+    end
+
+    def measure(cost)
+      raise StopIteration unless @deadline.allows?(cost)
+
+      advance(cost)
+      yield
+    end
+
+    def advance(seconds)
+      @clock[0] += seconds
+    end
+
+    def noise
+      1 + (@rng.rand - 0.5) * 0.02
+    end
+
+    def record(setup, rps, p99, open: false, valid: true)
+      mb = m(setup)[:mb]
+      { "key" => "#{setup.label}|#{@calls.size}", "setup" => setup.label, "rps" => rps.round(2), "goodput_rps" => rps.round(2),
+        "requests" => (rps * 2).round, "error_total" => 0, "loop" => open ? "open" : "closed", "valid" => valid,
+        "invalid_reason" => valid ? nil : "achieved #{rps.round(1)} req/s",
+        "latency_ms" => { "p50" => p99 / 2, "p99" => p99.round(1) },
+        "memory" => { "pss_total_mb" => mb, "pss_per_worker_mb" => (mb - 20.0) / setup.workers, "pss_master_mb" => 20.0 } }
+    end
+  end
+
+  class FakeJournal
+    attr_reader :rows, :recommendation, :files
+
+    def initialize
+      @rows = []
+    end
+
+    def path = "/tmp/fake-run"
+    def log(row) = @rows << JSON.parse(JSON.generate(row))
+    def recommend(rec) = @recommendation = rec
+    def write_files(files) = @files = files
+  end
+
+  # An IO-bound endpoint of 50 ms: throughput = workers x threads x 20 req/s.
+  IO_BOUND = lambda do |setup|
+    cap = setup.workers * setup.threads * 20.0
+    { cap: cap, knee: cap * 0.9, p99: 80.0, mb: 20.0 + 12.0 * setup.workers + 0.5 * setup.threads * setup.workers }
+  end
+
+  def tune(model: IO_BOUND, seconds: 600, servers: %w[puma unicorn], budget: 2048, fail: [], journal: FakeJournal.new, **opts)
+    clock = [0.0]
+    deadline = Tune::Deadline.new(seconds, clock: -> { clock[0] })
+    lab = FakeLab.new(model, clock, fail: fail)
+    lab.deadline = deadline
+    lines = []
+    t = Tune.new(lab: lab, journal: journal, deadline: deadline, servers: servers, budget_mb: budget,
+                 slo: Rackbench::Search::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2,
+                 say: ->(line) { lines << line }, **opts)
+    rec = t.call
+    [rec, journal, lab, lines, clock[0]]
+  end
+
+  def test_io_bound_the_most_threads_and_workers_win_with_far_fewer_knee_searches
+    rec, journal, lab, lines, elapsed = tune
+    assert_equal "puma x4:16", rec["setup"]
+    assert_equal "confirmed", rec["evidence"]
+    assert_equal 28, lab.calls.count { |k, _| k == :probe }, "2 footprint probes (also candidates), then one per other setup"
+    assert_operator lab.calls.count { |k, _| k == :knee }, :<=, 3, "the bound spares most knee searches"
+    assert_equal [1, 2, 3], journal.rows.select { |r| r["type"] == "round" }.map { |r| r["round"] }
+    round1 = journal.rows.find { |r| r["type"] == "round" && r["round"] == 1 }
+    assert_equal 28, round1["decisions"].size
+    assert_operator round1["decisions"].count { |d| d["keep"] }, :<=, 16
+    assert(round1["decisions"].reject { |d| d["keep"] }.all? { |d| d["reason"].match?(/below the cut-off .* noise band/) })
+    assert_match(/\Apuma x4:16 — \d+ req\/s within p99 300 ms \(3\/3 runs of 3.7 s at \d+ req\/s held it/, rec["reason"])
+    assert rec["runner_up"]
+    assert_includes journal.files.keys, "config/puma.rb"
+    assert_operator elapsed, :<=, 600
+    assert(lines.any? { |l| l.match?(/\Around 2\/3: \d+ setups left, leader puma x4:16 \(~\d+ req\/s\)\z/) }, lines.join("\n"))
+    assert(lines.any? { |l| l.start_with?("memory: puma: ") && l.include?("capped at 4 (2 x 2 cores)") })
+    pareto = rec["pareto"]
+    assert_equal 28, pareto.size
+    assert pareto.find { |r| r["setup"] == "puma x4:16" }["pareto"]
+    assert pareto.find { |r| r["setup"] == "unicorn x1" }["pareto"], "the smallest footprint is on the front"
+    refute pareto.find { |r| r["setup"] == "puma x4:1" }["pareto"], "x2:3 is faster and smaller"
+  end
+
+  # CPU-bound on 2 cores: every 2-worker setup saturates alike; with threads
+  # the tail grows. x2:3 and x2:5 tie on throughput; x2:5's p99 is higher.
+  CPU_BOUND = lambda do |setup|
+    cap = [setup.workers, 2].min * 100.0 * (setup.server == "unicorn" ? 0.9 : 1.0)
+    p99 = 100.0 * (1 + 0.2 * setup.threads)
+    { cap: cap, knee: cap * 0.9, p99: p99, mb: 20.0 + 12.0 * setup.workers }
+  end
+
+  def test_tied_throughput_is_decided_by_a_significant_p99_difference
+    rec, journal, = tune(model: CPU_BOUND, servers: %w[puma], puma_threads: [1, 3, 5], max_workers: 2)
+    assert_equal "puma x2:1", rec["setup"], rec["reason"]
+    assert_equal "confirmed", rec["evidence"]
+    cmp = rec["comparison"]
+    refute cmp.dig("rps", "significant"), "same throughput within noise"
+    assert cmp.dig("p99_ms", "significant")
+    assert cmp["significant"]
+    assert_match(/puma x2:\d: the same req\/s( and PSS)? within noise, but p99 \+\d+% \(significant, p = 0\.\d+\) at \d+ req\/s/, rec["reason"])
+    round3 = journal.rows.find { |r| r["type"] == "round" && r["round"] == 3 }
+    assert_operator round3["decisions"].size, :>=, 2
+  end
+
+  def test_a_short_time_budget_still_ends_with_the_best_evidence_so_far
+    rec, journal, lab, _lines, elapsed = tune(seconds: 30)
+    assert_operator elapsed, :<=, 30
+    assert_equal "time budget", rec["stopped"]
+    assert_includes %w[probe knee], rec["evidence"]
+    assert_match(/out of time/, rec["reason"])
+    assert(journal.rows.find { |r| r["round"] == 1 }["decisions"].any? { |d| d["reason"].include?("time budget") })
+    assert_equal 0, lab.calls.count { |k, _| k == :confirm }
+  end
+
+  def test_a_budget_for_round_one_and_one_knee_recommends_from_the_knee
+    rec, = tune(seconds: 110, servers: %w[unicorn])
+    assert_equal "unicorn x4", rec["setup"]
+    assert_operator rec["elapsed_s"].to_f, :<=, 110
+  end
+
+  def test_failed_setups_are_dropped_with_their_reason_and_a_failed_server_is_left_out
+    rec, journal, _lab, lines = tune(servers: %w[puma unicorn], fail: ["unicorn x2", "puma x4:16"], puma_threads: [1, 16])
+    assert(lines.any? { |l| l == "memory: unicorn left out: unicorn x2: failed to boot (exit 1)" }, lines.join("\n"))
+    round1 = journal.rows.find { |r| r["round"] == 1 }
+    failed = round1["decisions"].find { |d| d["setup"] == "puma x4:16" }
+    assert_equal [false, "puma x4:16: failed to boot (exit 1)"], failed.values_at("keep", "reason")
+    assert_equal "puma x3:16", rec["setup"]
+    assert_nil rec["pareto"].find { |r| r["setup"] == "puma x4:16" }, "nothing measured, so not in the table"
+  end
+
+  def test_a_setup_whose_measured_footprint_is_over_budget_is_never_recommended
+    # Estimated from x2:1 (20 + 12 x W), but threads cost memory: x4:16 measures 20 + 12 x 4 + 40 = 108 MiB.
+    model = ->(s) { IO_BOUND.call(s).merge(mb: 20.0 + 12.0 * s.workers + (s.threads >= 16 ? 40.0 : 0.0)) }
+    rec, journal, = tune(model: model, servers: %w[puma], budget: 100)
+    refute_equal "puma x4:16", rec["setup"]
+    round1 = journal.rows.find { |r| r["round"] == 1 }
+    assert(round1["decisions"].none? { |d| d["setup"] == "puma x4:16" && d["keep"] })
+  end
+
+  def test_no_server_measured_is_an_error
+    e = assert_raises(Rackbench::Error) { tune(servers: %w[unicorn], fail: ["unicorn x2"]) }
+    assert_match(/no server could be measured \(unicorn\)/, e.message)
+  end
+
+  def test_nothing_fits_the_budget_is_an_error
+    e = assert_raises(Rackbench::Error) { tune(servers: %w[unicorn], budget: 25) }
+    assert_match(/no setup fits in the memory budget of 25.0 MiB: unicorn: .* not even one worker fits in 25.0 MiB; raise --memory-budget/, e.message)
+  end
+
+  def test_the_run_directory_files_render_on_their_own
+    dir = File.join(tmpdir, "run")
+    store = Rackbench::Store::RunDir.create(dir)
+    rec, = tune(model: CPU_BOUND, servers: %w[puma unicorn], puma_threads: [1, 5], max_workers: 2,
+                journal: Tune::Journal.new(store))
+    assert_equal rec, JSON.parse(File.read(File.join(dir, "recommendation.json")))
+    assert_includes File.read(File.join(dir, "config", "puma.rb")), "\nworkers 2\n"
+    rows = File.readlines(File.join(dir, "tune.jsonl")).map { |l| JSON.parse(l) }
+    assert_equal %w[footprint space round level], rows.map { |r| r["type"] }.uniq
+    assert_equal [1, 2, 3], rows.select { |r| r["type"] == "round" }.map { |r| r["round"] }
+    io = StringIO.new
+    Rackbench::Report::TuneText.new(dir, io: io).render
+    text = io.string
+    assert_match(/^Recommended: puma x2:1 — \d+ req\/s within p99 300 ms/, text)
+    assert_match(/^  runner-up: puma x2:5; difference significant \(Welch's t-test .*p99 p = 0\.0\d\d/, text)
+    assert_match(%r{^  config: #{Regexp.escape(dir)}/config/puma\.rb \(start with: bundle exec puma -C config/puma\.rb\)$}, text)
+    assert_match(/^\* puma x2:1 +\d+ +\d+ +44\.0  recommended$/, text)
+    assert_match(/^. unicorn x1 .* dropped in round 1$/, text)
+    assert_match(/^  puma x2:5: #2: holds the SLO in 3\/3 runs/, text)
+    assert_match(/^round 1 \(closed-loop probe: 1-5 s at c = 2 x workers x threads/, text)
+  end
+
+  def test_an_slo_out_of_reach_at_light_load_ends_round_two_with_no_recommendation
+    model = ->(s) { IO_BOUND.call(s).merge(knee: nil) }
+    rec, journal, lab, lines = tune(model: model, servers: %w[unicorn])
+    assert_nil rec["setup"]
+    assert_equal "unmet", rec["evidence"]
+    assert_equal 1, lab.calls.count { |k, _| k == :knee }, "the best setup failing at 5% load settles it"
+    assert_match(%r{\Ano setup met p99 <= 300 ms on /pause/0.05: unicorn x4 failed it even at 4.0 req/s, 5% of its saturated throughput \(p99 1.00 s over 300 ms\): the endpoint's own latency is over the objective; raise --slo-p99 \(e.g. --slo-p99 2s\) or tune another endpoint\z}, rec["reason"])
+    assert_equal "unicorn x4", rec.dig("best_throughput", "setup")
+    assert_empty journal.files
+    assert(lines.any? { |l| l.include?("no other setup will pass") })
+  end
+
+  def test_a_knee_that_does_not_hold_over_longer_runs_is_confirmed_lower
+    model = ->(s) { IO_BOUND.call(s).then { |m| m.merge(knee: m[:cap] * 1.1, held: m[:cap] * 0.95) } }
+    rec, journal, _lab, lines = tune(model: model, servers: %w[unicorn])
+    assert_equal "unicorn x4", rec["setup"]
+    assert(lines.any? { |l| l.match?(%r{round 3/3: no finalist held the SLO at 88.0 req/s over 3.7 s; once more at 74.8 req/s}) }, lines.join("\n"))
+    assert_match(/\Aunicorn x4 — 74.8 req\/s within p99 300 ms \(3\/3 runs of 3.7 s at 74.8 req\/s held it, p99 \d+ ms; its short-window knee, 88.0 req\/s, did not hold over 3.7 s\)/, rec["reason"])
+    assert_equal 74.8, rec.dig("confirmation", "rate")
+    assert_equal 3, journal.rows.find { |r| r["round"] == 3 }["round"]
+  end
+end

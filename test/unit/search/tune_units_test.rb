@@ -1,0 +1,45 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rackbench/search/tune/units"
+
+class TuneUnitsTest < Minitest::Test
+  Units = Rackbench::Search::Tune::Units
+
+  def test_memory_in_binary_units_whatever_the_spelling
+    assert_equal 2048.0, Units.mebibytes("2GiB")
+    assert_equal 512.0, Units.mebibytes("512MiB")
+    assert_equal 2048.0, Units.mebibytes("2G")
+    assert_equal 1500.0, Units.mebibytes("1500M")
+    assert_equal 2048.0, Units.mebibytes("2GB"), "GB is read as GiB (binary), as memory is sold"
+    assert_equal 1536.0, Units.mebibytes("1.5 gib")
+    assert_equal 1024.0 * 1024, Units.mebibytes("1TiB")
+  end
+
+  def test_bad_memory_names_the_value_and_the_accepted_forms
+    ["2 gigs", "1500", "-1G", "0M", "", "2GiBs", "G"].each do |bad|
+      e = assert_raises(Rackbench::UsageError) { Units.mebibytes(bad) }
+      assert_equal "--memory-budget #{bad.inspect}: write 2GiB, 512MiB, 2G or 1500M (binary units: G = GiB = 2^30 bytes)", e.message
+      assert_equal 1, e.message.lines.size
+    end
+  end
+
+  def test_durations
+    assert_equal 1200.0, Units.seconds("20m")
+    assert_equal 90.0, Units.seconds("90s")
+    assert_equal 3600.0, Units.seconds("1h")
+    assert_equal 600.0, Units.seconds("600")
+    assert_equal 300.0, Units.millis("300ms")
+    assert_equal 500.0, Units.millis("0.5s")
+    e = assert_raises(Rackbench::UsageError) { Units.seconds("soon") }
+    assert_match(/--time-budget "soon": write a duration of at least 1 s such as 10m, 90s or 1h/, e.message)
+    assert_raises(Rackbench::UsageError) { Units.seconds("5s", min: 10) }
+    assert_raises(Rackbench::UsageError) { Units.millis("fast") }
+  end
+
+  def test_counts
+    assert_equal [1, 3, 5], Units.counts("5,1,3,3", flag: "--puma-threads")
+    e = assert_raises(Rackbench::UsageError) { Units.counts("1,x", flag: "--puma-threads") }
+    assert_match(/--puma-threads "1,x": write whole numbers from 1 to 1024/, e.message)
+  end
+end
