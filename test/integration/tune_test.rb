@@ -9,7 +9,7 @@ class TuneIntegrationTest < Minitest::Test
   def test_tunes_unicorn_workers_within_the_time_budget_and_writes_its_evidence
     dir = File.join(tmpdir, "tune")
     started = Rackbench::Clock.now
-    status, out, err = run_cli("tune", "--servers", "unicorn", "--memory-budget", "200MiB", "-e", "/pause/0.02",
+    status, out, err = run_cli("tune", "--servers", "unicorn", "--memory-budget", "200MiB", "--slo-p99", "500ms", "-e", "/pause/0.02",
                                "--time-budget", "60s", "-o", dir)
     elapsed = Rackbench::Clock.now - started
     assert_equal 0, status, err

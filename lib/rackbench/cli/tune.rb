@@ -39,6 +39,9 @@ module Rackbench
         return 0 unless cli
         raise UsageError, "unexpected argument #{argv.first.inspect}" unless argv.empty?
         raise UsageError, "give the memory the app may use with --memory-budget, e.g. --memory-budget 2GiB" unless opts[:budget_mb]
+        # No default objective: what p99 is acceptable depends on the
+        # workload (the arena's /random sleeps 1 s on a fifth of its requests).
+        raise UsageError, "give the latency objective with --slo-p99, e.g. --slo-p99 300ms (or 3s for /random)" unless opts[:p99_ms]
 
         config = Config.build(cli.merge(endpoints: endpoints(cli), setups: [], warmup: 1, cooldown: 0))
         slo = Search::Slo.new(p99_ms: opts[:p99_ms], error_rate: opts[:errors] / 100.0, health: cli.key?(:health_timeout))
@@ -101,7 +104,7 @@ module Rackbench
       def options(argv)
         @argv = argv.dup
         cli = {}
-        opts = { servers: DEFAULT_SERVERS, p99_ms: 500.0, errors: 0.1, time_s: 600.0, budget_mb: nil, max_workers: nil,
+        opts = { servers: DEFAULT_SERVERS, p99_ms: nil, errors: 0.1, time_s: 600.0, budget_mb: nil, max_workers: nil,
                  puma_threads: Search::Tune::Candidates::PUMA_THREADS }
         units = Search::Tune::Units
         parser = OptionParser.new do |o|
@@ -111,7 +114,7 @@ module Rackbench
                      "Writes recommendation.json, tune.jsonl and the winner's config file into the run directory.\n\n"
           o.on("--memory-budget SIZE", "memory the app may use (PSS): #{units::MEMORY_FORMS}") { |v| opts[:budget_mb] = units.mebibytes(v) }
           o.on("--servers LIST", "servers to try (default puma,unicorn; also #{(Setup::SERVERS.keys - DEFAULT_SERVERS).join(', ')})") { |v| opts[:servers] = servers(v) }
-          o.on("--slo-p99 TIME", "p99 latency objective: 500ms, 0.5s or milliseconds (default 500ms)") { |v| opts[:p99_ms] = units.millis(v) }
+          o.on("--slo-p99 TIME", "p99 latency objective (required): 300ms, 0.5s or milliseconds") { |v| opts[:p99_ms] = units.millis(v) }
           o.on("--max-errors PERCENT", "error budget in % of responses (default 0.1)") { |v| opts[:errors] = percent(v) }
           o.on("--time-budget TIME", "stop searching after this long: 10m, 90s, 1h (default 10m)") { |v| opts[:time_s] = units.seconds(v, min: 10) }
           o.on("-e", "--endpoint PATH", "the endpoint to tune for (default #{ARENA_ENDPOINT} on the arena app, #{APP_ENDPOINT} with --app)") { |v| (cli[:endpoints] ||= []) << v }

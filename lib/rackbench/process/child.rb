@@ -24,8 +24,12 @@ module Rackbench
         opts = { pgroup: true, in: File::NULL, out: [log_path, "a"], err: %i[child out],
                  unsetenv_others: unsetenv_others, close_others: true }
         opts[:chdir] = chdir if chdir
-        pid = Process.spawn(env, *argv, **opts)
-        new(pid, argv, log_path)
+        # An interrupt (SIGINT/SIGTERM raised into this thread) waits until
+        # the child is registered, so the stop-everything path always sees it.
+        Thread.handle_interrupt(Object => :never) do
+          pid = Process.spawn(env, *argv, **opts)
+          new(pid, argv, log_path)
+        end
       rescue Errno::ENOENT, Errno::EACCES => e
         raise Error, "cannot start #{argv.first}: #{e.message.sub(/ - .*/, '')}; install it or check PATH"
       end

@@ -18,9 +18,13 @@ class TuneCliTest < Minitest::Test
                  "--memory-budget", "2 gigs")
   end
 
+  def test_the_latency_objective_is_required
+    assert_usage(/give the latency objective with --slo-p99/, "--memory-budget", "1G")
+  end
+
   def test_one_endpoint_per_tune
     assert_usage(%r{tune searches one endpoint at a time \(got /a, /b\): run rackbench tune once per endpoint, or load them together as one workload with --scenario "/a:1,/b:1"},
-                 "--memory-budget", "1G", "-e", "/a", "-e", "/b")
+                 "--memory-budget", "1G", "--slo-p99", "500ms", "-e", "/a", "-e", "/b")
   end
 
   def test_servers_slo_and_time_budget
