@@ -17,10 +17,14 @@ class PhysicsTest < Minitest::Test
   # Measured at c = T: with c > T a closed-loop trial this short loses the
   # requests still queued when wrk stops (up to c/2 of them), a bias of
   # several percent that says nothing about the server.
+  # Puma is measured in single mode: in cluster mode a keep-alive
+  # connection stays with the worker that accepted it, and 4 connections
+  # over 2 workers of 2 threads often split 3/1 (30 req/s, not 40): a real
+  # Puma behaviour near c = T, not a measurement error.
   def test_pause_throughput_is_threads_over_pause_time
-    puma = run_plan("-s", "puma x2:2", "-e", "/pause/0.1", "-c", "4", "-d", "3").first
+    puma = run_plan("-s", "puma x1:4", "-e", "/pause/0.1", "-c", "4", "-d", "3").first
     unicorn = run_plan("-s", "unicorn x2", "-e", "/pause/0.1", "-c", "2", "-d", "3").first
-    assert_in_delta 40.0, puma["rps"], 4.0, "puma: min(4, 2x2) / 0.1 s"
+    assert_in_delta 40.0, puma["rps"], 4.0, "puma: min(4, 1x4) / 0.1 s"
     assert_in_delta 20.0, unicorn["rps"], 2.0, "unicorn: min(2, 2) / 0.1 s"
     assert_in_delta 100.0, puma.dig("latency_ms", "p50"), 10.0, "no queueing at c = T: latency is the pause"
   end
