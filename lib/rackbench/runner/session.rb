@@ -17,7 +17,16 @@ module Rackbench
     # stop. Any SetupFailed is recorded in setups.jsonl with its reason and
     # log tail; the server is always stopped.
     class Session
-      Context = Struct.new(:plan, :config, :store, :engine, :listener, :env, :progress, :app, keyword_init: true)
+      Context = Struct.new(:plan, :config, :store, :engine, :listener, :env, :progress, :app, keyword_init: true) do
+        # The same context with another engine and some settings changed
+        # (a search's level: its own engine, duration or provisioning).
+        def with(engine, **config)
+          dup.tap do |c|
+            c.engine = engine
+            c.config = self.config.merge(config).freeze
+          end
+        end
+      end
 
       def initialize(setup:, repetition:, trials:, context:)
         @setup = setup

@@ -59,7 +59,7 @@ module Rackbench
         start = setup.capacity.clamp(1, MAX_CONCURRENCY)
         session.warm_up(endpoint, [trial(setup, endpoint, concurrency: start)], engine: engine)
         knee = Knee.new(start: start, min: 1, max: MAX_CONCURRENCY, integer: true, max_steps: @max_steps)
-        result = knee.find { |c| level(session, "closed", trial(setup, endpoint, concurrency: c), context_for(engine)) }
+        result = knee.find { |c| level(session, "closed", trial(setup, endpoint, concurrency: c), @ctx.with(engine)) }
         summarize("closed", result)
       end
 
@@ -71,7 +71,7 @@ module Rackbench
         knee = Knee.new(start: start, min: 1.0, max: MAX_RATE, integer: false, max_steps: @max_steps)
         result = knee.find do |rate|
           level(session, "open", trial(setup, endpoint, rate: rate),
-                context_for(engine, expected_latency: expected, duration: open_duration(rate)))
+                @ctx.with(engine, expected_latency: expected, duration: open_duration(rate)))
         end
         summarize("open", result)
       end
@@ -96,7 +96,7 @@ module Rackbench
       end
 
       def sustain(session, setup, endpoint, open)
-        ctx = context_for(Load.engine("wrk-open"), duration: @sustain,
+        ctx = @ctx.with(Load.engine("wrk-open"), duration: @sustain,
                           expected_latency: expected_latency(open["pass_record"]))
         record = session.measure(trial(setup, endpoint, rate: open["pass"]), context: ctx)
         verdict = @slo.judge(record)
@@ -143,13 +143,6 @@ module Rackbench
 
       def trial(setup, endpoint, concurrency: nil, rate: nil)
         Plan::Trial.new(setup: setup, endpoint: endpoint, concurrency: concurrency, rate: rate, repetition: 1)
-      end
-
-      def context_for(engine, **config)
-        @ctx.dup.tap do |c|
-          c.engine = engine
-          c.config = @ctx.config.merge(config).freeze
-        end
       end
     end
   end

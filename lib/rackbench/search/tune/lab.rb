@@ -161,7 +161,7 @@ module Rackbench
 
           t = trial.dup.tap { |x| x.repetition = (@count[trial.key] += 1) }
           started = Clock.now
-          session.measure(t, context: context_for(engine, **config))
+          session.measure(t, context: @ctx.with(engine, **config))
         ensure
           @measuring += Clock.now - started if started
         end
@@ -221,13 +221,6 @@ module Rackbench
 
         def trial(setup, concurrency: nil, rate: nil)
           Plan::Trial.new(setup: setup, endpoint: @endpoint, concurrency: concurrency, rate: rate, repetition: 1)
-        end
-
-        def context_for(engine, **config)
-          @ctx.dup.tap do |c|
-            c.engine = engine
-            c.config = @ctx.config.merge(config).freeze
-          end
         end
       end
     end
