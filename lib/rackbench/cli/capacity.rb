@@ -73,8 +73,8 @@ module Rackbench
           o.banner = "Usage: rackbench capacity --setup LABEL --endpoint PATH [options]\n\n" \
                      "For each setup and endpoint: the highest concurrency (closed loop) and the highest rate\n" \
                      "(open loop, latency from the planned send) that meet the SLO. Doubling, then bisection.\n\n"
-          o.on("--slo-p99 TIME", "p99 latency objective: 500ms, 0.5s or milliseconds (default 500ms)") { |v| search[:p99_ms] = millis(v) }
-          o.on("--max-errors PERCENT", "error budget in % of responses (default 0.1)") { |v| search[:errors] = percent(v) }
+          o.on("--slo-p99 TIME", "p99 latency objective: 500ms, 0.5s or milliseconds (default 500ms)") { |v| search[:p99_ms] = Search::Slo.parse_p99(v) }
+          o.on("--max-errors PERCENT", "error budget in % of responses (default 0.1)") { |v| search[:errors] = Search::Slo.parse_error_percent(v) }
           o.on("--sustain SECONDS", "re-run the open-loop knee this long to confirm it holds (e.g. 60)") { |v| search[:sustain] = Config.number(:sustain, v, min: 1) }
           o.on("--loop KIND", %w[both open closed], "closed, open or both (default both)") { |v| search[:loops] = v == "both" ? %w[closed open] : [v] }
           o.on("--max-levels N", "measured levels per search at most (default 10)") { |v| search[:max_levels] = Config.count(:max_levels, v, max: 50) }
@@ -82,20 +82,6 @@ module Rackbench
           o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
         end
         parse!(parser, argv) ? [cli, search] : [nil, nil]
-      end
-
-      def millis(text)
-        m = text.to_s.strip.match(/\A(\d+(?:\.\d+)?)\s*(ms|s)?\z/)
-        raise UsageError, "--slo-p99 #{text.inspect}: write 500ms, 0.5s or 500" unless m && m[1].to_f.positive?
-
-        m[2] == "s" ? m[1].to_f * 1000 : m[1].to_f
-      end
-
-      def percent(text)
-        value = Float(text.to_s.delete_suffix("%"), exception: false)
-        raise UsageError, "--max-errors #{text.inspect}: write a percentage such as 0.1" unless value && value >= 0 && value <= 100
-
-        value
       end
     end
   end

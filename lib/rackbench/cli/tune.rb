@@ -115,7 +115,7 @@ module Rackbench
           o.on("--memory-budget SIZE", "memory the app may use (PSS): #{units::MEMORY_FORMS}") { |v| opts[:budget_mb] = units.mebibytes(v) }
           o.on("--servers LIST", "servers to try (default puma,unicorn; also #{(Setup::SERVERS.keys - DEFAULT_SERVERS).join(', ')})") { |v| opts[:servers] = servers(v) }
           o.on("--slo-p99 TIME", "p99 latency objective (required): 300ms, 0.5s or milliseconds") { |v| opts[:p99_ms] = units.millis(v) }
-          o.on("--max-errors PERCENT", "error budget in % of responses (default 0.1)") { |v| opts[:errors] = percent(v) }
+          o.on("--max-errors PERCENT", "error budget in % of responses (default 0.1)") { |v| opts[:errors] = Search::Slo.parse_error_percent(v) }
           o.on("--time-budget TIME", "stop searching after this long: 10m, 90s, 1h (default 10m)") { |v| opts[:time_s] = units.seconds(v, min: 10) }
           o.on("-e", "--endpoint PATH", "the endpoint to tune for (default #{ARENA_ENDPOINT} on the arena app, #{APP_ENDPOINT} with --app)") { |v| (cli[:endpoints] ||= []) << v }
           o.on("--scenario MIX", 'or a weighted mix of paths as one workload, e.g. "/:5,/posts:3"') { |v| cli[:scenario] = v }
@@ -146,12 +146,6 @@ module Rackbench
         names
       end
 
-      def percent(text)
-        value = Float(text.to_s.delete_suffix("%"), exception: false)
-        raise UsageError, "--max-errors #{text.inspect}: write a percentage such as 0.1" unless value && value >= 0 && value <= 100
-
-        value
-      end
     end
   end
 end

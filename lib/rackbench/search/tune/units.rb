@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../slo"
+
 require_relative "../../error"
 
 module Rackbench
@@ -40,10 +42,7 @@ module Rackbench
 
         # "300ms" -> 300.0, "0.5s" -> 500.0, "500" -> 500.0 (milliseconds)
         def millis(text, flag: "--slo-p99")
-          m = text.to_s.strip.match(/\A(\d+(?:\.\d+)?)\s*(ms|s)?\z/)
-          raise UsageError, "#{flag} #{text.inspect}: write 500ms, 0.5s or 500" unless m && m[1].to_f.positive?
-
-          m[2] == "s" ? m[1].to_f * 1000 : m[1].to_f
+          Slo.parse_p99(text, flag: flag)
         end
 
         # "1,3,5" -> [1, 3, 5]
