@@ -27,6 +27,8 @@ module Rackbench
         @timeout = timeout
         @latencies = []
         @failures = Hash.new(0)
+        @mutex = Mutex.new
+        @wake = ConditionVariable.new
       end
 
       def start
@@ -35,8 +37,13 @@ module Rackbench
         self
       end
 
+      # Wakes the thread from its pause at once (a check in flight still
+      # finishes, within its timeout), so a trial does not wait out an interval.
       def stop
-        @stop = true
+        @mutex.synchronize do
+          @stop = true
+          @wake.signal
+        end
         @thread&.join(@timeout + 1)
         @thread&.kill
         @http&.finish if @http&.started?
@@ -63,8 +70,10 @@ module Rackbench
         until @stop
           check
           next_at += @interval
-          pause = next_at - Clock.now
-          sleep pause if pause.positive?
+          @mutex.synchronize do
+            pause = next_at - Clock.now
+            @wake.wait(@mutex, pause) if pause.positive? && !@stop
+          end
         end
       end
 

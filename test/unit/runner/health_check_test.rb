@@ -43,6 +43,22 @@ class HealthCheckTest < Minitest::Test
     thread&.kill
   end
 
+  # stop wakes the thread from its pause: a trial does not wait out the
+  # interval (here 5 s) before its record is stored.
+  def test_stop_does_not_wait_out_the_interval
+    server, thread = serve(delay: 0)
+    check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
+                                               interval: 5, timeout: 1).start
+    sleep 0.2
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    s = check.stop
+    assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 2
+    assert_equal 1, s["checks"]
+  ensure
+    server&.close
+    thread&.kill
+  end
+
   def test_a_check_slower_than_the_timeout_fails
     server, thread = serve(delay: 0.4)
     check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
