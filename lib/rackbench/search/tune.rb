@@ -38,7 +38,7 @@ module Rackbench
       FOOTPRINT_PROBES = 3
       KNEE_LEVELS = 5
       CONFIRM_REPEAT = 3
-      CONFIRM_RUN = 4          # seconds of wrk per confirmation run at most (its window: Lab#window)
+      CONFIRM_RUN = 4          # seconds of wrk per confirmation run (more at a low rate: Lab#min_run)
       MIN_CONFIRM_SECONDS = 0.75
       PLANNED_CONFIRM_RUN = 2  # what the earlier rounds keep time back for
       RETRY_FACTOR = 0.85      # when no finalist holds at the leader's knee: once more at 85% of it
@@ -234,8 +234,8 @@ module Rackbench
         rate = finalists.first&.knee_rps
         return if rate.nil?
 
-        finalists = finalists.first(2) if confirm_window(finalists.size).nil?
-        window = confirm_window(finalists.size)
+        finalists = finalists.first(2) if confirm_window(finalists.size, rate).nil?
+        window = confirm_window(finalists.size, rate)
         unless window
           stop!("time budget")
           @journal.log("type" => "round", "round" => 3, "skipped" => "the time budget ran out before the confirmation runs")
@@ -280,10 +280,12 @@ module Rackbench
       end
 
       # The longest window (a whole-second wrk run less the drain) that lets
-      # every finalist run CONFIRM_REPEAT times within the time left.
-      def confirm_window(count)
+      # every finalist run CONFIRM_REPEAT times within the time left: at most
+      # CONFIRM_RUN seconds, or what a low rate needs to plan enough requests
+      # (Lab#min_run).
+      def confirm_window(count, rate)
         per = @deadline.left / count - @lab.boot_cost
-        run = ((per / CONFIRM_REPEAT) - Lab::STEP_OVERHEAD).floor.clamp(0, CONFIRM_RUN)
+        run = ((per / CONFIRM_REPEAT) - Lab::STEP_OVERHEAD).floor.clamp(0, [CONFIRM_RUN, @lab.min_run(rate)].max)
         window = @lab.window(run)
         window >= MIN_CONFIRM_SECONDS ? window : nil
       end

@@ -36,6 +36,7 @@ class TuneSearchTest < Minitest::Test
     def knee_cost(levels) = boot_cost + levels * 2.4
     def confirm_cost(repeat, duration) = boot_cost + repeat * ((duration + 0.25).ceil + 0.4)
     def window(run) = run - 0.3
+    def min_run(rate) = (100 / rate + 0.5).ceil.clamp(2, 8)
     def expect(_count); end
 
     def probe(setup, repeat: 1)

@@ -131,6 +131,13 @@ module Rackbench
           (2 * setup.capacity * (setup.server == "falcon" ? FIBERS : 1)).clamp(1, MAX_CONCURRENCY)
         end
 
+        # Whole seconds of wrk an open-loop run at rate needs to plan at least
+        # MIN_REQUESTS sends (a p99 of fewer is little more than the maximum),
+        # between KNEE_RUN and 4 x KNEE_RUN.
+        def min_run(rate)
+          (MIN_REQUESTS / rate + @drain).ceil.clamp(KNEE_RUN, 4 * KNEE_RUN)
+        end
+
         # Progress lines count measurements: the tune sets how many it expects.
         def expect(count)
           @ctx.progress.total = @ctx.progress.done + count
@@ -189,10 +196,8 @@ module Rackbench
           p50 ? (2 * p50 / 1000.0).clamp(0.05, [slo, 0.05].max) : slo
         end
 
-        # At least MIN_REQUESTS planned, in 1 to 4 times KNEE_RUN seconds of wrk.
         def level_seconds(rate)
-          run = (MIN_REQUESTS / rate + @drain).ceil.clamp(KNEE_RUN, 4 * KNEE_RUN)
-          window(run)
+          window(min_run(rate))
         end
 
         # The bracket from the levels measured (a search cut short by the
