@@ -176,6 +176,8 @@ module Rackbench
           first = searched.empty?
           if Racing.hopeless?(e, best, band: band)
             spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.bound_reason(e, best, band), test: Racing::BOUND_TEST)
+          elsif (by = Racing.dominated_by(e, pool))
+            spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.dominance_reason(e, by), test: Racing::DOMINANCE_TEST)
           elsif !@deadline.allows?(@lab.knee_cost(first ? 2 : KNEE_LEVELS) + (first ? 0 : reserve(after: 2)))
             stop!("time budget")
             spare[e] = Racing::Decision.new(entry: e, keep: false, reason: "not searched: the time budget ran out")
@@ -223,7 +225,7 @@ module Rackbench
         decisions.concat(failed.map { |e| Racing::Decision.new(entry: e, keep: false, reason: e.dropped) })
         log_round(2, decisions, "open-loop knee search: at most #{KNEE_LEVELS} levels of #{@lab.window(Lab::KNEE_RUN)} s or more, " \
                                 "from 80% to at most #{(Racing::KNEE_CEILING * 100).round}% of the saturated throughput; " \
-                                "a survivor that cannot reach the best knee is not searched")
+                                "a survivor that cannot reach the best knee, or that another matched in less memory, is not searched")
         progress(2, "#{finalists.size} finalist#{finalists.size == 1 ? '' : 's'}", leader_by(:knee_rps) || leader_by(:probe_rps), done: true)
         finalists
       end

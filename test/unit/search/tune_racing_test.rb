@@ -53,6 +53,24 @@ class TuneRacingTest < Minitest::Test
     assert R.hopeless?(entry("unicorn x2", probe: 100), 111, band: 0.05)
   end
 
+  def probed(label, rps, mb)
+    entry(label).tap { |e| e.add([{ "rps" => rps, "goodput_rps" => rps, "memory" => { "pss_total_mb" => mb } }], into: e.probes) }
+  end
+
+  def test_dominance_a_survivor_matched_in_less_memory_is_not_searched
+    small = probed("puma x2:1", 200, 40.0)
+    big = probed("puma x2:16", 198, 55.0)
+    faster = probed("puma x4:16", 400, 80.0)
+    pool = [small, big, faster]
+    assert_same small, R.dominated_by(big, pool), "as fast (200 >= 198) in less memory"
+    assert_nil R.dominated_by(small, pool), "nothing smaller is as fast"
+    assert_nil R.dominated_by(faster, pool), "the fastest is on the front whatever its memory"
+    assert_nil R.dominated_by(probed("puma x2:3", 200, 40.0), [small]), "equal on both: neither dominates"
+    assert_nil R.dominated_by(entry("puma x3:1", probe: 100), pool), "no footprint measured: not judged"
+    assert_match(/not searched: puma x2:1 was as fast in round 1 \(200 >= 198 req\/s\) in less memory \(40.0 < 55.0 MiB PSS\)/,
+                 R.dominance_reason(big, small))
+  end
+
   def test_finalists_leader_runner_up_and_a_tied_third
     a = entry("puma x2:5", probe: 200, knee: 210, fail: 230)
     b = entry("puma x2:3", probe: 190, knee: 200, fail: 215)

@@ -193,6 +193,22 @@ class TuneSearchTest < Minitest::Test
     assert_operator round3["decisions"].size, :>=, 2
   end
 
+  # CPU-bound with threads costing memory: every setup of 2 or more
+  # processes saturates the 2 cores alike, so round 1 keeps ties and the
+  # bound rules out none of them; dominance leaves the smallest of the tied.
+  CPU_THREADS_COST = lambda do |setup|
+    CPU_BOUND.call(setup).merge(p99: 150.0, mb: 20.0 + setup.workers * (12.0 + 0.5 * setup.threads))
+  end
+
+  def test_cpu_bound_ties_are_settled_by_dominance_not_knee_searches
+    rec, journal, lab = tune(model: CPU_THREADS_COST, servers: %w[puma])
+    round2 = journal.rows.find { |r| r["type"] == "round" && r["round"] == 2 }
+    dominated = round2["decisions"].select { |d| d["reason"].match?(/not searched: puma x\d:\d+ was as fast in round 1/) }
+    assert_operator dominated.size, :>=, 4, round2["decisions"].map { |d| "#{d['setup']}: #{d['reason']}" }.join("\n")
+    assert_operator lab.calls.count { |k, _| k == :knee }, :<=, round2["decisions"].size - dominated.size
+    assert_match(/\Apuma x2:\d+\z/, rec["setup"], "two workers fill two cores in the least memory")
+  end
+
   def test_a_short_time_budget_still_ends_with_the_best_evidence_so_far
     rec, journal, lab, _lines, elapsed = tune(seconds: 30)
     assert_operator elapsed, :<=, 30
