@@ -10,6 +10,8 @@ require_relative "tune/lab"
 require_relative "tune/pareto"
 require_relative "tune/recommendation"
 require_relative "tune/config_writer"
+require_relative "tune/memory_round"
+require_relative "tune/confirm_round"
 
 module Rackbench
   module Search
@@ -32,6 +34,9 @@ module Rackbench
     # tests) and decisions go to a journal (tune.jsonl), so the decision
     # logic runs without a server.
     class Tune
+      include MemoryRound
+      include ConfirmRound
+
       ROUNDS = 3
       METHOD = "successive halving with statistical ties kept (racing): round 1 probes every setup, " \
                "round 2 knee-searches the better half, round 3 confirms the finalists (Welch's t-test)"
@@ -80,56 +85,6 @@ module Rackbench
       end
 
       private
-
-      # -- 0: memory ---------------------------------------------------------
-
-      def measure_footprints
-        @servers.each_with_object({}) do |server, out|
-          setup = Candidates.footprint_setup(server)
-          @lab.expect(FOOTPRINT_PROBES)
-          o = @lab.probe(setup, repeat: FOOTPRINT_PROBES)
-          if o.failure || o.records.empty?
-            reason = o.failure || "the time budget ran out before it was measured"
-            @journal.log("type" => "footprint", "server" => server, "setup" => setup.label, "failed" => reason)
-            @say.call("memory: #{server} left out: #{reason}")
-            next
-          end
-          out[server] = footprint_of(server, setup, o.records)
-        end
-      end
-
-      def footprint_of(server, setup, records)
-        @seeds[setup.label] = records
-        @cvs << Stats::Summary.of(records.map { |r| r["goodput_rps"] || r["rps"] }).cv
-        total = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_total_mb") }).median
-        per = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_per_worker_mb") }).median
-        per = total if Setup::SERVERS.fetch(server)[:single_process]
-        master = total && per ? [total - setup.workers * per, 0.0].max : nil
-        fp = Candidates::Footprint.new(server: server, per_worker_mb: per, master_mb: master)
-        @journal.log("type" => "footprint", "server" => server, "setup" => setup.label, "per_worker_mb" => per&.round(2),
-                     "master_mb" => master&.round(2), "pss_total_mb" => total&.round(2), "probes" => records.map { |r| r["key"] },
-                     "rps_cv" => @cvs.last&.round(4))
-        fp
-      end
-
-      def build_space(footprints)
-        if footprints.empty?
-          raise Error, "no server could be measured (#{@servers.join(', ')}): see setups.jsonl in #{@journal.path}; " \
-                       "check `rackbench servers` and --servers"
-        end
-        candidates, limits = Candidates.build(footprints: footprints, budget_mb: @budget_mb, cores: @cores,
-                                              max_workers: @max_workers, puma_threads: @puma_threads)
-        limits.each { |l| @say.call("memory: #{l.note}") }
-        @entries = candidates.map do |c|
-          Entry.for(c).tap { |e| @seeds[e.label]&.then { |recs| e.add(recs, into: e.probes) } }
-        end
-        @journal.log("type" => "space", "candidates" => @entries.map(&:label), "limits" => limits.map { |l| l.to_h.transform_keys(&:to_s) },
-                     "budget_mb" => @budget_mb, "cores" => @cores, "noise_band" => band.round(4))
-        raise Error, "no setup fits in the memory budget of #{Units.mib(@budget_mb)}: #{limits.map(&:note).join('; ')}; raise --memory-budget" if @entries.empty?
-
-        @say.call("space: #{setups(@entries.size)} (#{@entries.group_by { |e| e.setup.server }.map { |s, es| "#{s} #{es.size}" }.join(', ')}); " \
-                  "probe noise band #{Racing.pct(band)}")
-      end
 
       # -- 1: probes ---------------------------------------------------------
 
@@ -228,68 +183,6 @@ module Rackbench
                                 "a survivor that cannot reach the best knee, or that another matched in less memory, is not searched")
         progress(2, "#{finalists.size} finalist#{finalists.size == 1 ? '' : 's'}", leader_by(:knee_rps) || leader_by(:probe_rps), done: true)
         finalists
-      end
-
-      # -- 3: confirmation ---------------------------------------------------
-
-      def round3(finalists)
-        rate = finalists.first&.knee_rps
-        return if rate.nil?
-
-        finalists = finalists.first(2) if confirm_window(finalists.size, rate).nil?
-        window = confirm_window(finalists.size, rate)
-        unless window
-          stop!("time budget")
-          @journal.log("type" => "round", "round" => 3, "skipped" => "the time budget ran out before the confirmation runs")
-          return
-        end
-        @rate = rate
-        @window = window
-        confirm(finalists, rate, window)
-        unless finalists.any? { |e| Racing.confirmation(e.confirms, @slo)["holds"] }
-          retry_rate = (rate * RETRY_FACTOR).round(1)
-          if @deadline.allows?(finalists.sum { @lab.confirm_cost(CONFIRM_REPEAT, window) })
-            @say.call("round 3/3: no finalist held the SLO at #{Racing.rps(rate)} req/s over #{window} s; once more at #{Racing.rps(retry_rate)} req/s")
-            @rate = retry_rate
-            confirm(finalists, retry_rate, window)
-          end
-        end
-        @ranked = Racing.rank(finalists.select { |e| e.confirms.any? }, @slo)
-        log_round(3, @ranked.each_with_index.map { |e, i| Racing::Decision.new(entry: e, keep: i.zero?, reason: confirm_reason(e, i)) },
-                  "#{CONFIRM_REPEAT} runs of #{window} s at #{Racing.rps(@rate)} req/s (the leader's knee); #{Stats::Welch::METHOD}")
-        @say.call("round 3/#{ROUNDS} done: winner #{@ranked.first&.label || '-'}")
-      end
-
-      def confirm(finalists, rate, window)
-        @lab.expect(finalists.size * CONFIRM_REPEAT)
-        finalists.each_with_index do |e, i|
-          o = @lab.confirm(e.setup, rate: rate, repeat: CONFIRM_REPEAT, duration: window, expected_latency: expected_latency(e))
-          e.confirms = o.records
-          e.add(o.records)
-          stop!("time budget") if o.stopped
-          held = Racing.confirmation(e.confirms, @slo)
-          @say.call("round 3/#{ROUNDS}: #{e.label} held the SLO in #{held['passes']}/#{held['n']} runs at #{Racing.rps(rate)} req/s; " \
-                    "#{finalists.size - i - 1} left")
-        end
-      end
-
-      def confirm_reason(entry, index)
-        c = Racing.confirmation(entry.confirms, @slo)
-        head = index.zero? ? "winner" : "##{index + 1}"
-        verdict = c["holds"] ? "holds the SLO" : "does not hold the SLO (#{c['failures'].first})"
-        "#{head}: #{verdict} in #{c['passes']}/#{c['n']} runs; #{Racing.rps(c.dig('rps', 'mean'))} req/s, " \
-          "p99 #{c.dig('p99_ms', 'median')&.round} ms"
-      end
-
-      # The longest window (a whole-second wrk run less the drain) that lets
-      # every finalist run CONFIRM_REPEAT times within the time left: at most
-      # CONFIRM_RUN seconds, or what a low rate needs to plan enough requests
-      # (Lab#min_run).
-      def confirm_window(count, rate)
-        per = @deadline.left / count - @lab.boot_cost
-        run = ((per / CONFIRM_REPEAT) - Lab::STEP_OVERHEAD).floor.clamp(0, [CONFIRM_RUN, @lab.min_run(rate)].max)
-        window = @lab.window(run)
-        window >= MIN_CONFIRM_SECONDS ? window : nil
       end
 
       # -- the end -------------------------------------------------------------
