@@ -18,7 +18,7 @@
 # setups. --small: the 8-setup space (at most 2 workers, Puma threads 1, 3, 5)
 # for a quick look; successive halving saves little on so few setups.
 #
-# tune:  the command itself (its time budget 20 min, as by default).
+# tune:  the command itself, with its default time budget.
 # grid:  every setup gets the evidence tune gives its winner: the open-loop
 #        knee search of tune's round 2 (Tune::Lab#knee: warm-up, at most 5
 #        levels from 80% to 105% of the saturated throughput), then round 3's
