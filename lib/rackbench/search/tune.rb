@@ -39,7 +39,8 @@ module Rackbench
 
       ROUNDS = 3
       METHOD = "successive halving with statistical ties kept (racing): round 1 probes every setup, " \
-               "round 2 knee-searches the better half, round 3 confirms the finalists (Welch's t-test)"
+               "round 2 knee-searches the better half (skipping those another matches in less memory), " \
+               "round 3 confirms the finalists (Welch's t-test)"
       FOOTPRINT_PROBES = 3
       KNEE_LEVELS = 5
       CONFIRM_REPEAT = 3
