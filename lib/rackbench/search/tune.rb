@@ -125,6 +125,7 @@ module Rackbench
 
       def round2
         pool = alive.sort_by { |e| -e.probe_rps }
+        dominated = Racing.dominance(pool, band: band)
         searched = []
         spare = {} # entry => why its knee was not searched
         pool.each_with_index do |e, i|
@@ -132,8 +133,8 @@ module Rackbench
           first = searched.empty?
           if Racing.hopeless?(e, best, band: band)
             spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.bound_reason(e, best, band), test: Racing::BOUND_TEST)
-          elsif (by = Racing.dominated_by(e, pool))
-            spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.dominance_reason(e, by), test: Racing::DOMINANCE_TEST)
+          elsif (by = dominated[e])
+            spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.dominance_reason(e, by, band), test: Racing::DOMINANCE_TEST)
           elsif !@deadline.allows?(@lab.knee_cost(first ? 2 : KNEE_LEVELS) + (first ? 0 : reserve(after: 2)))
             stop!("time budget")
             spare[e] = Racing::Decision.new(entry: e, keep: false, reason: "not searched: the time budget ran out")

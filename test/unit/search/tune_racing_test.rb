@@ -58,17 +58,25 @@ class TuneRacingTest < Minitest::Test
   end
 
   def test_dominance_a_survivor_matched_in_less_memory_is_not_searched
-    small = probed("puma x2:1", 200, 40.0)
+    small = probed("puma x2:1", 190, 40.0)
     big = probed("puma x2:16", 198, 55.0)
     faster = probed("puma x4:16", 400, 80.0)
-    pool = [small, big, faster]
-    assert_same small, R.dominated_by(big, pool), "as fast (200 >= 198) in less memory"
-    assert_nil R.dominated_by(small, pool), "nothing smaller is as fast"
-    assert_nil R.dominated_by(faster, pool), "the fastest is on the front whatever its memory"
-    assert_nil R.dominated_by(probed("puma x2:3", 200, 40.0), [small]), "equal on both: neither dominates"
-    assert_nil R.dominated_by(entry("puma x3:1", probe: 100), pool), "no footprint measured: not judged"
-    assert_match(/not searched: puma x2:1 was as fast in round 1 \(200 >= 198 req\/s\) in less memory \(40.0 < 55.0 MiB PSS\)/,
-                 R.dominance_reason(big, small))
+    by = R.dominance([small, big, faster], band: 0.05)
+    assert_equal({ big => small }, by, "190 is within 5% of 198, in less memory; 400 is beyond the band")
+    assert_empty R.dominance([small, big], band: 0.02), "190 is more than 2% below 198: x2:16 is shown faster"
+    assert_empty R.dominance([probed("puma x2:3", 190, 40.0), small], band: 0.05), "equal memory: neither dominates"
+    assert_empty R.dominance([small, entry("puma x3:1", probe: 100)], band: 0.05), "no footprint measured: not judged"
+    assert_match(/not searched: puma x2:1 was as fast in round 1 within the 5% noise band \(190 vs 198 req\/s\) in less memory \(40.0 < 55.0 MiB PSS\)/,
+                 R.dominance_reason(big, small, 0.05))
+  end
+
+  # Ties are not transitive: b is tied with a and with c, but c is faster
+  # than a beyond the band, so c stays (b, dominated, dominates nothing).
+  def test_dominance_only_by_a_survivor_on_the_front
+    a = probed("puma x2:1", 100, 40.0)
+    b = probed("puma x2:2", 110, 45.0)
+    c = probed("puma x2:3", 120, 50.0)
+    assert_equal({ b => a }, R.dominance([c, b, a], band: 0.1))
   end
 
   def test_finalists_leader_runner_up_and_a_tied_third

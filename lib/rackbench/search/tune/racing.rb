@@ -35,7 +35,7 @@ module Rackbench
         HALVING_TEST = "round-1 probe below the cut-off by more than the noise band (two-sided 95% z-test)"
         BOUND_TEST = "round-2 bound: its saturated throughput cannot reach the best knee"
         KNEE_TEST = "round-2 knee brackets do not overlap"
-        DOMINANCE_TEST = "round-2 dominance: another survivor's probe was as fast with a smaller footprint"
+        DOMINANCE_TEST = "round-2 dominance: another survivor's probe was as fast, within the noise band, with a smaller footprint"
 
         Z95 = 1.96
         MIN_BAND = 0.05
@@ -92,26 +92,29 @@ module Rackbench
             "x #{KNEE_CEILING} search ceiling) cannot reach the best knee so far (#{rps(best_knee)} req/s)"
         end
 
-        # Round 2 dominance (Pareto, on the round-1 probes): another survivor
-        # whose probe was at least as fast with a smaller measured footprint.
-        # Its knee is not searched: were the two tied, the recommendation
-        # would take the smaller footprint; were the other faster, it wins
-        # outright. (A chain ends at a survivor that is searched, or at one
-        # the bound rules out, which then rules this one out too.) Returns
-        # the dominating entry, or nil. Limit: judged on single probes of
-        # saturated throughput, not on knees.
-        def dominated_by(entry, pool)
-          rps = entry.probe_rps
-          mb = entry.footprint_mb
-          return nil unless rps && mb
-
-          pool.reject { |d| d.equal?(entry) }.select { |d| d.probe_rps && d.footprint_mb }
-              .select { |d| d.probe_rps >= rps && d.footprint_mb < mb }.min_by(&:footprint_mb)
+        # Round 2 dominance (Pareto, on the round-1 probes, with ties): a
+        # survivor is dominated by a survivor with a smaller measured footprint
+        # whose probe was at least as fast, or slower by no more than the
+        # noise band (the same test round 1 keeps ties by: it is not shown to
+        # be faster). Its knee is not searched: tied or slower, the
+        # recommendation would take the smaller footprint. Survivors are taken
+        # by footprint, smallest first, and only one that is not itself
+        # dominated can dominate (ties are not transitive: A ~ B and B ~ C
+        # does not make A ~ C). Returns {entry => dominating entry}. Limit:
+        # judged on single probes of saturated throughput, not on knees or p99.
+        def dominance(pool, band:)
+          front = []
+          pool.select { |e| e.probe_rps && e.footprint_mb }.sort_by { |e| [e.footprint_mb, -e.probe_rps] }
+              .each_with_object({}) do |e, out|
+            by = front.find { |d| d.footprint_mb < e.footprint_mb && d.probe_rps >= e.probe_rps * (1 - band) }
+            by ? out[e] = by : front << e
+          end
         end
 
-        def dominance_reason(entry, by)
-          "not searched: #{by.label} was as fast in round 1 (#{rps(by.probe_rps)} >= #{rps(entry.probe_rps)} req/s) " \
-            "in less memory (#{by.footprint_mb.round(1)} < #{entry.footprint_mb.round(1)} MiB PSS)"
+        def dominance_reason(entry, by, band)
+          "not searched: #{by.label} was as fast in round 1 within the #{pct(band)} noise band " \
+            "(#{rps(by.probe_rps)} vs #{rps(entry.probe_rps)} req/s) in less memory " \
+            "(#{by.footprint_mb.round(1)} < #{entry.footprint_mb.round(1)} MiB PSS)"
         end
 
         # Two knees are tied when their brackets [pass, upper) overlap.
