@@ -5,6 +5,7 @@ require_relative "tune/units"
 require_relative "tune/candidates"
 require_relative "tune/entry"
 require_relative "tune/racing"
+require_relative "tune/noise"
 require_relative "tune/deadline"
 require_relative "tune/lab"
 require_relative "tune/pareto"
@@ -65,7 +66,7 @@ module Rackbench
         @puma_threads = puma_threads
         @say = say || ->(_line) {}
         @seeds = {}
-        @cvs = []
+        @noise = [] # [[cv, responses per probe]] of each footprint probe series
         @stopped = nil
       end
 
@@ -81,8 +82,9 @@ module Rackbench
         finish
       end
 
+      # The probes' noise (Tune::Noise), once the footprint probes measured it.
       def band
-        @band ||= Racing.noise_band(@cvs)
+        @band ||= Noise.new(@noise)
       end
 
       private
@@ -110,7 +112,8 @@ module Rackbench
         decisions += @entries.select { |e| e.dropped_in == 1 && decisions.none? { |d| d.entry.equal?(e) } }
                              .map { |e| Racing::Decision.new(entry: e, keep: false, reason: e.dropped) }
         log_round(1, decisions, "closed-loop probe: #{Lab::PROBE_SECONDS}-#{Lab::PROBE_MAX_SECONDS} s at c = 2 x workers x threads; keep the top half, " \
-                                "ties within the #{Racing.pct(band)} noise band kept")
+                                "ties within the noise band kept (#{Racing.pct(band.reference)} at the footprint probes' count of responses, " \
+                                "wider for probes that counted fewer)")
         progress(1, "kept #{alive.size} of #{@entries.size}", leader_by(:probe_rps), done: true)
       end
 
@@ -202,7 +205,7 @@ module Rackbench
         rec = rec.merge("config_files" => files.keys, "start_command" => winner && ConfigWriter.command(winner.setup),
                         "memory_budget_mb" => @budget_mb, "time_budget_s" => @deadline.seconds,
                         "elapsed_s" => @deadline.elapsed.round(1), "stopped" => @stopped, "method" => METHOD,
-                        "noise_band" => band.round(4))
+                        "noise_band" => band.reference.round(4))
         @journal.recommend(rec)
         rec
       end
@@ -242,7 +245,7 @@ module Rackbench
       end
 
       def log_round(round, decisions, method)
-        @journal.log("type" => "round", "round" => round, "method" => method, "noise_band" => band.round(4),
+        @journal.log("type" => "round", "round" => round, "method" => method, "noise_band" => band.reference.round(4),
                      "elapsed_s" => @deadline.elapsed.round(1),
                      "decisions" => decisions.map { |d| d.entry.to_row.merge("keep" => d.keep, "reason" => d.reason) })
       end

@@ -23,11 +23,32 @@ class TuneRacingTest < Minitest::Test
       "latency_ms" => { "p99" => p99 }, "memory" => { "pss_total_mb" => mb } }
   end
 
-  def test_noise_band_from_the_measured_probe_cv
-    assert_equal 0.05, R.noise_band([])
-    assert_in_delta 1.96 * Math.sqrt(2) * 0.04, R.noise_band([0.04]), 1e-9
-    assert_in_delta 1.96 * Math.sqrt(2) * Math.sqrt((0.03**2 + 0.05**2) / 2), R.noise_band([0.03, 0.05, nil]), 1e-9
-    assert_equal 0.5, R.noise_band([0.9])
+  def counted(label, rps, requests)
+    entry(label).tap { |e| e.add([{ "rps" => rps, "goodput_rps" => rps, "requests" => requests }], into: e.probes) }
+  end
+
+  def test_noise_band_from_the_measured_cv_scaled_by_each_probes_count
+    assert_equal 0.05, Tune::Noise.new([]).reference, "nothing measured: the 5% floor"
+    noise = Tune::Noise.new([[0.04, 100]])
+    assert_in_delta 1.96 * Math.sqrt(2) * 0.04, noise.reference, 1e-9
+    few = counted("puma x1:1", 10, 25)
+    many = counted("puma x4:16", 200, 1600)
+    assert_in_delta 1.96 * Math.sqrt(2) * 0.08, noise.between(few), 1e-9, "a quarter of the responses: twice the CV"
+    assert_in_delta 1.96 * Math.sqrt(0.08**2 + 0.01**2), noise.between(few, many), 1e-9
+    assert_equal 0.05, noise.between(many), "never under 5%"
+    assert_equal 0.5, Tune::Noise.new([[0.9, 100]]).reference, "never over 50%"
+    pooled = Tune::Noise.new([[0.03, 100], [0.05, 100], [nil, 100]])
+    assert_in_delta 1.96 * Math.sqrt(2) * Math.sqrt((0.03**2 + 0.05**2) / 2), pooled.reference, 1e-9
+  end
+
+  # The arena's /random: 20% CV over 40 responses is about 5.7% over 500,
+  # so 170 and 90 req/s are far apart while 12 and 9 are not.
+  def test_a_noisy_mix_separates_well_counted_probes
+    noise = Tune::Noise.new([[0.2, 40]])
+    a = counted("puma x3:16", 170, 340)
+    b = counted("puma x2:16", 90, 180)
+    refute_operator 1 - 90.0 / 170, :<, noise.between(a, b)
+    assert_operator 1 - 9.0 / 12, :<, noise.between(counted("puma x4:1", 12, 12), counted("puma x4:2", 9, 9))
   end
 
   def test_halving_keeps_the_top_half_and_ties_with_the_cut_off

@@ -65,14 +65,25 @@ module Rackbench
 
         # Closed loop at c = 2 x workers x threads, after a warm-up; each
         # probe lasts (whole seconds, 1 to 5) long enough to count about
-        # PROBE_RESPONSES responses and 10 mean latencies at the warm-up's pace.
+        # PROBE_RESPONSES responses, 10 mean latencies and 3 of the slowest
+        # at the warm-up's pace. A probe that meets fewer responses, or one
+        # slower than a third of its length, than that pace predicted is
+        # measured once more, longer (longer_probe); the short one stays in
+        # trials.jsonl but is not used.
         def probe(setup, repeat: 1)
           run(setup) do |session, records|
             trial = trial(setup, concurrency: probe_concurrency(setup))
-            warm = session.warm_up(@endpoint, [trial], engine: Load.engine("wrk"))
+            engine = Load.engine("wrk")
+            warm = session.warm_up(@endpoint, [trial], engine: engine)
             seconds = probe_seconds(warm)
+            first = measure(session, trial, engine, seconds, duration: seconds)
+            if (longer = longer_probe(first, seconds))
+              seconds = longer
+              first = measure(session, trial, engine, seconds, duration: seconds)
+            end
             @probe_seconds << seconds
-            repeat.times { records << measure(session, trial, Load.engine("wrk"), seconds, duration: seconds) }
+            records << first
+            (repeat - 1).times { records << measure(session, trial, engine, seconds, duration: seconds) }
           end
         end
 
@@ -80,8 +91,26 @@ module Rackbench
           rps = warm&.rps.to_f
           return PROBE_MAX_SECONDS unless rps.positive?
 
-          mean_s = warm.latency_ms&.dig("mean").to_f / 1000
-          [PROBE_RESPONSES / rps, 10 * mean_s].max.round.clamp(PROBE_SECONDS, PROBE_MAX_SECONDS)
+          latency = warm.latency_ms || {}
+          [PROBE_RESPONSES / rps, 10 * latency["mean"].to_f / 1000, 3 * latency["max"].to_f / 1000]
+            .max.ceil.clamp(PROBE_SECONDS, PROBE_MAX_SECONDS)
+        end
+
+        # A closed-loop run counts only the responses that arrive before it
+        # ends, so a run barely longer than its slowest requests under-counts
+        # them (those still in flight at the end are lost) and reads the
+        # fast ones' pace: a mix where a fifth of the requests sleep 1 s reads
+        # 40 req/s over 1 s and 14 over 5 s. Returns the whole seconds of a
+        # second probe when this one counted fewer than PROBE_RESPONSES or met
+        # a response slower than a third of its length; nil when it was long
+        # enough (or already PROBE_MAX_SECONDS).
+        def longer_probe(record, seconds)
+          return nil if seconds >= PROBE_MAX_SECONDS
+
+          rps = (record["goodput_rps"] || record["rps"]).to_f
+          slowest = record.dig("latency_ms", "max").to_f / 1000
+          want = [rps.positive? ? PROBE_RESPONSES / rps : PROBE_MAX_SECONDS, 3 * slowest].max.ceil
+          want > seconds ? want.clamp(seconds + 1, PROBE_MAX_SECONDS) : nil
         end
 
         # The highest open-loop rate meeting the SLO, in at most max_levels

@@ -28,7 +28,8 @@ module Rackbench
 
         def footprint_of(server, setup, records)
           @seeds[setup.label] = records
-          @cvs << Stats::Summary.of(records.map { |r| r["goodput_rps"] || r["rps"] }).cv
+          cv = Stats::Summary.of(records.map { |r| r["goodput_rps"] || r["rps"] }).cv
+          @noise << [cv, Stats::Summary.of(records.map { |r| r["requests"] }).median]
           total = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_total_mb") }).median
           per = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_per_worker_mb") }).median
           per = total if Setup::SERVERS.fetch(server)[:single_process]
@@ -36,7 +37,7 @@ module Rackbench
           fp = Candidates::Footprint.new(server: server, per_worker_mb: per, master_mb: master)
           @journal.log("type" => "footprint", "server" => server, "setup" => setup.label, "per_worker_mb" => per&.round(2),
                        "master_mb" => master&.round(2), "pss_total_mb" => total&.round(2), "probes" => records.map { |r| r["key"] },
-                       "rps_cv" => @cvs.last&.round(4))
+                       "rps_cv" => cv&.round(4))
           fp
         end
 
@@ -52,11 +53,12 @@ module Rackbench
             Entry.for(c).tap { |e| @seeds[e.label]&.then { |recs| e.add(recs, into: e.probes) } }
           end
           @journal.log("type" => "space", "candidates" => @entries.map(&:label), "limits" => limits.map { |l| l.to_h.transform_keys(&:to_s) },
-                       "budget_mb" => @budget_mb, "cores" => @cores, "noise_band" => band.round(4))
+                       "budget_mb" => @budget_mb, "cores" => @cores, "noise_band" => band.reference.round(4))
           raise Error, "no setup fits in the memory budget of #{Units.mib(@budget_mb)}: #{limits.map(&:note).join('; ')}; raise --memory-budget" if @entries.empty?
 
           @say.call("space: #{setups(@entries.size)} (#{@entries.group_by { |e| e.setup.server }.map { |s, es| "#{s} #{es.size}" }.join(', ')}); " \
-                    "probe noise band #{Racing.pct(band)}")
+                    "probe noise band #{Racing.pct(band.reference)} (at #{@noise.map(&:last).compact.map(&:round).join('/')} responses a probe; " \
+                    "wider for fewer)")
         end
       end
     end

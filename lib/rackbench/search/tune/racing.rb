@@ -16,8 +16,8 @@ module Rackbench
       # round 1  every candidate, one short closed-loop probe of saturated
       #          throughput. Keep the top half, plus any candidate within the
       #          noise band of the cut-off (a two-sided 95% z-test on single
-      #          probes, the probe's coefficient of variation measured on this
-      #          machine by repeating the footprint probes).
+      #          probes: Tune::Noise, from the footprint probes repeated on
+      #          this machine, scaled by each probe's count of responses).
       # round 2  survivors, best first: an open-loop knee search (the highest
       #          rate meeting the SLO), no higher than KNEE_CEILING x the
       #          saturated throughput. So a survivor whose probe (plus noise)
@@ -37,9 +37,6 @@ module Rackbench
         KNEE_TEST = "round-2 knee brackets do not overlap"
         DOMINANCE_TEST = "round-2 dominance: another survivor's probe was as fast, within the noise band, with a smaller footprint"
 
-        Z95 = 1.96
-        MIN_BAND = 0.05
-        MAX_BAND = 0.5
         # Knee.rb's default precision: a bracket [pass, fail) narrower than this is final.
         KNEE_PRECISION = 0.1
         # The knee search goes no higher than this multiple of the setup's
@@ -51,31 +48,28 @@ module Rackbench
 
         module_function
 
-        # Relative noise band for comparing two single probes: 1.96 x sqrt(2)
-        # x the pooled coefficient of variation of repeated probes, within
-        # [5%, 50%] (a CV from 3 probes is itself rough).
-        def noise_band(cvs)
-          cvs = cvs.compact
-          return MIN_BAND if cvs.empty?
-
-          pooled = Math.sqrt(cvs.sum { |c| c**2 } / cvs.size)
-          (Z95 * Math.sqrt(2) * pooled).clamp(MIN_BAND, MAX_BAND)
+        # The band between a and b (b omitted: a against a knee): band is a
+        # Tune::Noise, or a fixed fraction.
+        def width(band, a, b = nil)
+          band.respond_to?(:between) ? band.between(a, b) : band
         end
 
         # Round 1: entries with a probe -> decisions, best first.
         def halve(entries, band:)
           ranked = entries.sort_by { |e| -e.probe_rps }
           keep = (ranked.size / 2.0).ceil
-          cutoff = ranked[keep - 1]&.probe_rps
+          last = ranked[keep - 1]
+          cutoff = last&.probe_rps
           ranked.each_with_index.map do |e, i|
             rank = "rank #{i + 1}/#{ranked.size}, #{rps(e.probe_rps)} req/s"
+            w = width(band, e, last)
             if i < keep
               Decision.new(entry: e, keep: true, reason: "#{rank}: top half")
-            elsif e.probe_rps >= cutoff * (1 - band)
-              Decision.new(entry: e, keep: true, reason: "#{rank}: tied with the cut-off (#{rps(cutoff)} req/s) within the #{pct(band)} noise band")
+            elsif e.probe_rps >= cutoff * (1 - w)
+              Decision.new(entry: e, keep: true, reason: "#{rank}: tied with the cut-off (#{rps(cutoff)} req/s) within the #{pct(w)} noise band")
             else
               Decision.new(entry: e, keep: false, test: HALVING_TEST,
-                           reason: "#{rank}: below the cut-off (#{rps(cutoff)} req/s) by more than the #{pct(band)} noise band")
+                           reason: "#{rank}: below the cut-off (#{rps(cutoff)} req/s) by more than the #{pct(w)} noise band")
             end
           end
         end
@@ -84,11 +78,11 @@ module Rackbench
         def hopeless?(entry, best_knee, band:)
           return false unless best_knee && entry.probe_rps
 
-          entry.probe_rps * (1 + band) * KNEE_CEILING < best_knee
+          entry.probe_rps * (1 + width(band, entry)) * KNEE_CEILING < best_knee
         end
 
         def bound_reason(entry, best_knee, band)
-          "not searched: its saturated throughput (#{rps(entry.probe_rps)} req/s, +#{pct(band)} noise, " \
+          "not searched: its saturated throughput (#{rps(entry.probe_rps)} req/s, +#{pct(width(band, entry))} noise, " \
             "x #{KNEE_CEILING} search ceiling) cannot reach the best knee so far (#{rps(best_knee)} req/s)"
         end
 
@@ -106,13 +100,13 @@ module Rackbench
           front = []
           pool.select { |e| e.probe_rps && e.footprint_mb }.sort_by { |e| [e.footprint_mb, -e.probe_rps] }
               .each_with_object({}) do |e, out|
-            by = front.find { |d| d.footprint_mb < e.footprint_mb && d.probe_rps >= e.probe_rps * (1 - band) }
+            by = front.find { |d| d.footprint_mb < e.footprint_mb && d.probe_rps >= e.probe_rps * (1 - width(band, d, e)) }
             by ? out[e] = by : front << e
           end
         end
 
         def dominance_reason(entry, by, band)
-          "not searched: #{by.label} was as fast in round 1 within the #{pct(band)} noise band " \
+          "not searched: #{by.label} was as fast in round 1 within the #{pct(width(band, by, entry))} noise band " \
             "(#{rps(by.probe_rps)} vs #{rps(entry.probe_rps)} req/s) in less memory " \
             "(#{by.footprint_mb.round(1)} < #{entry.footprint_mb.round(1)} MiB PSS)"
         end
