@@ -102,7 +102,10 @@ def grid(dir, space)
   knees = with_lab(dir) do |lab|
     space.map do |label|
       setup = Rackbench::Setup.parse(label)
-      o, s = timed { lab.knee(setup, guess: 0, expected_latency: nil, max_levels: Rackbench::Search::Tune::KNEE_LEVELS) }
+      # Connections provisioned for the SLO's p99 (the most any answer within
+      # it can take): a 1 s warm-up's median under-provisions a mix with 1 s
+      # requests, and the levels then fail for want of connections.
+      o, s = timed { lab.knee(setup, guess: 0, expected_latency: SLO.p99_ms / 1000.0, max_levels: Rackbench::Search::Tune::KNEE_LEVELS) }
       knee_s += s
       rate = o.knee&.dig("pass")
       records = o.records
