@@ -66,10 +66,10 @@ module Rackbench
         # Closed loop at c = 2 x workers x threads, after a warm-up; each
         # probe lasts (whole seconds, 1 to 5) long enough to count about
         # PROBE_RESPONSES responses, 10 mean latencies and 3 of the slowest
-        # at the warm-up's pace. A probe that meets fewer responses, or one
-        # slower than a third of its length, than that pace predicted is
-        # measured once more, longer (longer_probe); the short one stays in
-        # trials.jsonl but is not used.
+        # at the warm-up's pace. A probe that counts fewer than
+        # PROBE_RESPONSES, or meets a response slower than a third of its
+        # length, is measured once more, longer (longer_probe); the short one
+        # stays in trials.jsonl but is not used.
         def probe(setup, repeat: 1)
           run(setup) do |session, records|
             trial = trial(setup, concurrency: probe_concurrency(setup))
@@ -99,8 +99,8 @@ module Rackbench
         # A closed-loop run counts only the responses that arrive before it
         # ends, so a run barely longer than its slowest requests under-counts
         # them (those still in flight at the end are lost) and reads the
-        # fast ones' pace: a mix where a fifth of the requests sleep 1 s reads
-        # 40 req/s over 1 s and 14 over 5 s. Returns the whole seconds of a
+        # fast ones' pace (on a mix where a fifth of the requests sleep 1 s, a
+        # 1 s probe sees almost none of them). Returns the whole seconds of a
         # second probe when this one counted fewer than PROBE_RESPONSES or met
         # a response slower than a third of its length; nil when it was long
         # enough (or already PROBE_MAX_SECONDS).
