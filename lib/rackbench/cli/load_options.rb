@@ -21,10 +21,7 @@ module Rackbench
         o.on("--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint (default 1)") { |v| cli[:cooldown] = v }
         o.on("-r", "--repeat N", "repetitions of every cell, setups reordered each time (default 1)") { |v| cli[:repeat] = v }
         o.on("--engine NAME", "load generator: wrk (default), wrk-open (with --rate), ab, siege") { |v| cli[:engine] = v }
-        o.on("--threads N", "load-generator threads (default min(concurrency, cores))") { |v| cli[:threads] = v }
-        o.on("--timeout SECONDS", "a request slower than this is a timeout error (default 30)") { |v| cli[:timeout] = v }
-        o.on("--boot-timeout SECONDS", "how long a server may take to answer after start (default 60)") { |v| cli[:boot_timeout] = v }
-        o.on("--stop-timeout SECONDS", "graceful stop, then KILL (default 10)") { |v| cli[:stop_timeout] = v }
+        define_process(o, cli)
         o.on("--port N", "port the servers listen on (default: a free one per boot)") { |v| cli[:port] = v }
         o.on("--app PATH", "your app: a config.ru or a Rails root (built in: arena, the default, and rails)") { |v| cli[:app] = v }
         o.on("--url URL", "benchmark a server already running at URL (no server management)") { |v| cli[:url] = v }
@@ -34,6 +31,15 @@ module Rackbench
         o.on("--upstream-bytes N", "body size of the /network-io upstream stub (default 20000)") { |v| cli[:upstream_bytes] = v }
         o.on("--health-path PATH", "health check during every trial (default /health on the arena app)") { |v| cli[:health_path] = v }
         o.on("--health-timeout SECONDS", "a health check slower than this fails (default 2)") { |v| cli[:health_timeout] = v }
+      end
+
+      # Load-generator threads, request timeout and the servers' boot and
+      # stop deadlines: also tune's, whose other options differ.
+      def define_process(o, cli)
+        o.on("--threads N", "load-generator threads (default min(concurrency, cores))") { |v| cli[:threads] = v }
+        o.on("--timeout SECONDS", "a request slower than this is a timeout error (default 30)") { |v| cli[:timeout] = v }
+        o.on("--boot-timeout SECONDS", "how long a server may take to answer after start (default 60)") { |v| cli[:boot_timeout] = v }
+        o.on("--stop-timeout SECONDS", "graceful stop, then KILL (default 10)") { |v| cli[:stop_timeout] = v }
       end
     end
   end

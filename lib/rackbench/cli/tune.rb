@@ -2,6 +2,7 @@
 
 require "etc"
 require_relative "command"
+require_relative "load_options"
 require_relative "interrupts"
 require_relative "../config"
 require_relative "../plan"
@@ -123,10 +124,7 @@ module Rackbench
           o.on("--max-workers N", "at most N workers (default: what fits the budget, at most 2 x cores)") { |v| opts[:max_workers] = Config.count(:max_workers, v, max: Setup::MAX_WORKERS) }
           o.on("--puma-threads LIST", "Puma thread counts to try (default #{Search::Tune::Candidates::PUMA_THREADS.join(',')})") { |v| opts[:puma_threads] = units.counts(v, flag: "--puma-threads", max: Setup::MAX_THREADS) }
           o.on("-o", "--out DIR", "run directory (default rackbench-runs/tune-<timestamp>)") { |v| cli[:out] = v }
-          o.on("--threads N", "load-generator threads (default min(concurrency, cores))") { |v| cli[:threads] = v }
-          o.on("--timeout SECONDS", "a request slower than this is a timeout error (default 30)") { |v| cli[:timeout] = v }
-          o.on("--boot-timeout SECONDS", "how long a server may take to answer after start (default 60)") { |v| cli[:boot_timeout] = v }
-          o.on("--stop-timeout SECONDS", "graceful stop, then KILL (default 10)") { |v| cli[:stop_timeout] = v }
+          LoadOptions.define_process(o, cli)
           o.on("--health-timeout SECONDS", "a health check slower than this fails the SLO (default: not judged)") { |v| cli[:health_timeout] = v }
           o.on("--upstream-delay SECONDS", "delay of the /network-io upstream stub (default 0.1)") { |v| cli[:upstream_delay] = v }
           o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
