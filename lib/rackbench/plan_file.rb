@@ -3,6 +3,8 @@
 require_relative "error"
 require_relative "suggest"
 require_relative "config"
+require_relative "store/target"
+require_relative "workload/app"
 
 module Rackbench
   # A plan file: a small Ruby DSL, trusted like a Gemfile (it is Ruby and runs
@@ -21,7 +23,8 @@ module Rackbench
 
     def self.load(path)
       text = File.read(path)
-      new(path).tap { |dsl| dsl.instance_eval(text, path, 1) }.settings
+      settings = new(path).tap { |dsl| dsl.instance_eval(text, path, 1) }.settings
+      relative_to_plan(settings, File.dirname(File.expand_path(path)))
     rescue Errno::ENOENT, Errno::EACCES, Errno::EISDIR => e
       raise UsageError, "cannot read plan file #{path}: #{e.message.sub(/ @ .*| - .*/, '')}"
     rescue SyntaxError => e
@@ -32,6 +35,15 @@ module Rackbench
       raise
     rescue StandardError => e
       raise UsageError, "plan file #{path}#{where(e, path)} raised #{e.class}: #{e.message.lines.first.strip}"
+    end
+
+    # A plan's own paths (app, out) are relative to the plan file's
+    # directory, wherever rackbench is run from.
+    def self.relative_to_plan(settings, dir)
+      settings = settings.dup
+      settings[:app] = Workload::App.expand(settings[:app], base: dir) if settings.key?(:app)
+      settings[:out] = Store::Target.expand(settings[:out], option: "out", base: dir) if settings.key?(:out)
+      settings
     end
 
     def self.where(error, path)

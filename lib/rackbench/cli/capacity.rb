@@ -21,6 +21,7 @@ module Rackbench
     # sustains within an SLO, closed loop (concurrency) and open loop (rate).
     class Capacity < Command
       def call(argv)
+        @argv = argv.dup
         cli, search = options(argv)
         return 0 unless cli
         raise UsageError, "unexpected argument #{argv.first.inspect}" unless argv.empty?
@@ -37,7 +38,9 @@ module Rackbench
       private
 
       def execute(plan, slo, search)
-        store = Store::RunDir.create(plan.config[:out] || File.join("rackbench-runs", "capacity-#{Time.now.strftime('%Y-%m-%dT%H-%M-%S')}"))
+        command = ["rackbench", "capacity", *@argv].join(" ")
+        out = plan.config[:out]
+        store = out ? Store::RunDir.create(out, command: command) : Store::RunDir.create_default("capacity-", command: command)
         store.write_meta(Environment.collect(env: @env).merge(
                            "command" => "capacity", "run_dir" => File.expand_path(store.path),
                            "started_at" => Clock.wall_iso8601, "plan" => plan.to_h, "config" => Config.dump(plan.config),
@@ -54,6 +57,7 @@ module Rackbench
         raise
       ensure
         ProcessControl::Registry.stop_all
+        store&.unlock
       end
 
       def search_all(plan, store, listener, slo, search)

@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../store/target"
+require_relative "../workload/app"
+
 module Rackbench
   module CLI
     # The options of every command that boots setups and drives load (run,
@@ -23,10 +26,10 @@ module Rackbench
         o.on("--engine NAME", "load generator: wrk (default), wrk-open (with --rate), ab, siege") { |v| cli[:engine] = v }
         define_process(o, cli)
         o.on("--port N", "port the servers listen on (default: a free one per boot)") { |v| cli[:port] = v }
-        o.on("--app PATH", "your app: a config.ru or a Rails root (built in: arena, the default, and rails)") { |v| cli[:app] = v }
+        o.on("--app PATH", "your app: a config.ru or a Rails root (built in: arena, the default, and rails)") { |v| cli[:app] = Workload::App.expand(v) }
         o.on("--url URL", "benchmark a server already running at URL (no server management)") { |v| cli[:url] = v }
         o.on("--pid PID", "with --url: the running server's pid") { |v| cli[:pid] = v }
-        o.on("-o", "--out DIR", "run directory (default rackbench-runs/<timestamp>)") { |v| cli[:out] = v }
+        o.on("-o", "--out DIR", "run directory (default rackbench-runs/<timestamp>)") { |v| cli[:out] = Store::Target.expand(v) }
         o.on("--upstream-delay SECONDS", "delay of the /network-io upstream stub (default 0.1)") { |v| cli[:upstream_delay] = v }
         o.on("--upstream-bytes N", "body size of the /network-io upstream stub (default 20000)") { |v| cli[:upstream_bytes] = v }
         o.on("--health-path PATH", "health check during every trial (default /health on the arena app)") { |v| cli[:health_path] = v }

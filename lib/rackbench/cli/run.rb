@@ -42,7 +42,7 @@ module Rackbench
       private
 
       def execute(plan, engine, store = nil)
-        store ||= Store::RunDir.create(plan.config[:out] || default_out).tap { |s| s.write_meta(meta_for(plan, engine, s)) }
+        store ||= new_store(plan.config[:out]).tap { |s| s.write_meta(meta_for(plan, engine, s)) }
         listener = Rackbench::Report::Fanout.new(plan.config[:quiet] ? [] : [Rackbench::Report::Progress.new(@err)])
         listener.run_started(store.meta)
         Interrupts.guard { Runner.new(plan: plan, store: store, engine: engine, listener: listener).call }
@@ -56,6 +56,12 @@ module Rackbench
         raise
       ensure
         ProcessControl::Registry.stop_all
+        store&.unlock
+      end
+
+      def new_store(out)
+        command = ["rackbench", "run", *@argv_seen].join(" ")
+        out ? Store::RunDir.create(out, command: command) : Store::RunDir.create_default(command: command)
       end
 
       # defaults < suite (--suite NAME [--quick]) < plan file < command line.
@@ -75,7 +81,7 @@ module Rackbench
           raise UsageError, "--resume takes the plan from the run directory; drop #{plan_path || Config.flag(extra.first)}"
         end
 
-        store = Store::RunDir.open(cli[:resume])
+        store = Store::RunDir.open(cli[:resume]).lock!(["rackbench", "run", *@argv_seen].join(" "))
         config = Config.load(store.meta.fetch("config").merge("quiet" => cli[:quiet] || false))
         meta = store.meta
         (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }
@@ -98,7 +104,7 @@ module Rackbench
           o.on("--quick", "with --suite: its quick variant (a few minutes on 2 cores)") { cli[:quick] = true }
           LoadOptions.define(o, cli)
           o.on("--no-verify", "skip checking each endpoint's first responses before load") { cli[:verify] = false }
-          o.on("--resume DIR", "continue an interrupted run: the trials DIR holds are skipped") { |v| cli[:resume] = v }
+          o.on("--resume DIR", "continue an interrupted run: the trials DIR holds are skipped") { |v| cli[:resume] = Store::Target.expand(v, option: "--resume") }
           o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
         end
         parse!(parser, argv) && cli
@@ -162,10 +168,6 @@ module Rackbench
 
       def server_version(key, config)
         key == Plan::EXTERNAL_SERVER ? nil : Server.adapter(key, app: Workload::App.resolve(config[:app])).version
-      end
-
-      def default_out
-        File.join("rackbench-runs", Time.now.strftime("%Y-%m-%dT%H-%M-%S"))
       end
     end
   end

@@ -65,7 +65,9 @@ module Rackbench
       end
 
       def execute(plan, slo, opts)
-        store = Store::RunDir.create(plan.config[:out] || File.join("rackbench-runs", "tune-#{Time.now.strftime('%Y-%m-%dT%H-%M-%S')}"))
+        command = ["rackbench", "tune", *@argv].join(" ")
+        out = plan.config[:out]
+        store = out ? Store::RunDir.create(out, command: command) : Store::RunDir.create_default("tune-", command: command)
         store.write_meta(meta(plan, slo, opts, store))
         listener = Rackbench::Report::Fanout.new(plan.config[:quiet] ? [] : [Rackbench::Report::Progress.new(@err)])
         say = plan.config[:quiet] ? nil : ->(line) { @err.puts line }
@@ -78,6 +80,7 @@ module Rackbench
         0
       ensure
         ProcessControl::Registry.stop_all
+        store&.unlock
       end
 
       def search(plan, store, listener, slo, opts, say)
@@ -120,10 +123,10 @@ module Rackbench
           o.on("--time-budget TIME", "stop searching after this long: 10m, 90s, 1h (default 10m)") { |v| opts[:time_s] = units.seconds(v, min: 10) }
           o.on("-e", "--endpoint PATH", "the endpoint to tune for (default #{ARENA_ENDPOINT} on the arena app, #{APP_ENDPOINT} with --app)") { |v| (cli[:endpoints] ||= []) << v }
           o.on("--scenario MIX", 'or a weighted mix of paths as one workload, e.g. "/:5,/posts:3"') { |v| cli[:scenario] = v }
-          o.on("--app PATH", "your app's config.ru (or its directory) instead of the built-in arena app") { |v| cli[:app] = v }
+          o.on("--app PATH", "your app's config.ru (or its directory) instead of the built-in arena app") { |v| cli[:app] = Workload::App.expand(v) }
           o.on("--max-workers N", "at most N workers (default: what fits the budget, at most 2 x cores)") { |v| opts[:max_workers] = Config.count(:max_workers, v, max: Setup::MAX_WORKERS) }
           o.on("--puma-threads LIST", "Puma thread counts to try (default #{Search::Tune::Candidates::PUMA_THREADS.join(',')})") { |v| opts[:puma_threads] = units.counts(v, flag: "--puma-threads", max: Setup::MAX_THREADS) }
-          o.on("-o", "--out DIR", "run directory (default rackbench-runs/tune-<timestamp>)") { |v| cli[:out] = v }
+          o.on("-o", "--out DIR", "run directory (default rackbench-runs/tune-<timestamp>)") { |v| cli[:out] = Store::Target.expand(v) }
           LoadOptions.define_process(o, cli)
           o.on("--health-timeout SECONDS", "a health check slower than this fails the SLO (default: not judged)") { |v| cli[:health_timeout] = v }
           o.on("--upstream-delay SECONDS", "delay of the /network-io upstream stub (default 0.1)") { |v| cli[:upstream_delay] = v }

@@ -13,6 +13,10 @@ module Rackbench
     # daemonizes out of our process tree, so it is found through the pid file;
     # application processes are titled "Passenger RubyApp: ...". Graceful
     # stop: TERM to `passenger start`, which shuts its agents down.
+    #
+    # Its instance directory (Unix sockets) stays in Passenger's default
+    # place (the temporary directory): a socket path must fit in 107 bytes,
+    # which a run directory's path does not promise.
     class Passenger < Base
       KEY = "passenger"
       BINARY = File.executable?("/usr/bin/passenger") ? "/usr/bin/passenger" : "passenger"
@@ -48,7 +52,7 @@ module Rackbench
          "--spawn-method", setup.preload ? "smart" : "direct",
          "--disable-security-update-check", "--disable-anonymous-telemetry",
          "--log-file", File.join(dir, "passenger.log"), "--pid-file", pid_file(dir),
-         "--instance-registry-dir", dir, "--no-friendly-error-pages"]
+         "--no-friendly-error-pages"]
       end
 
       # The watchdog's pid; its tree holds the core and the app processes.

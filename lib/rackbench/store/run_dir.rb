@@ -3,6 +3,8 @@
 require "json"
 require "fileutils"
 require_relative "../error"
+require_relative "target"
+require_relative "lock"
 
 module Rackbench
   module Store
@@ -13,25 +15,50 @@ module Rackbench
     #   setups.jsonl     one line per server boot: command line, version, pids, or why it failed
     #   samples.jsonl    the process sampler's time series, one line per sample
     #   logs/            server and load-generator output
+    #   .rackbench.lock  the writer lock (Store::Lock): one run, resume, capacity or tune at a time
     class RunDir
       attr_reader :path
 
-      def self.create(path)
-        if File.exist?(File.join(path, "meta.json"))
-          raise Error, "#{path} already holds a run; continue it with rackbench run --resume #{path} " \
-                       "or choose another --out"
-        end
+      # A new run directory at path (checked by Store::Target, expanded to
+      # an absolute path), locked for this process as its one writer.
+      def self.create(path, command: nil)
+        path = Target.check_new(path)
         FileUtils.mkdir_p(File.join(path, "logs"))
         probe = File.join(path, ".write-test")
         File.write(probe, "ok")
         File.delete(probe)
-        new(path)
+        new(path).tap { |store| store.lock!(command, fresh: true) }
       rescue SystemCallError => e
         raise Error, "cannot write the run directory #{path}: #{e.message.sub(/ @ .*| - .*/, '')}; " \
                      "choose another with --out DIR"
       end
 
+      # A new run directory under ./rackbench-runs named by the time to the
+      # millisecond (prefix "capacity-", "tune-" for those commands). The
+      # directory is created exclusively (mkdir fails if it exists), so two
+      # runs started at the same moment never share one: the second gets a
+      # "-2" suffix.
+      def self.create_default(prefix = "", command: nil, base: Dir.pwd)
+        parent = File.join(base, "rackbench-runs")
+        FileUtils.mkdir_p(parent)
+        stamp = "#{prefix}#{Time.now.strftime('%Y-%m-%dT%H-%M-%S.%L')}"
+        (1..100).each do |n|
+          path = File.join(parent, n == 1 ? stamp : "#{stamp}-#{n}")
+          begin
+            Dir.mkdir(path)
+          rescue Errno::EEXIST
+            next
+          end
+          return create(path, command: command)
+        end
+        raise Error, "cannot create a new run directory under #{parent}; choose one with --out DIR"
+      rescue SystemCallError => e
+        raise Error, "cannot write the run directory under #{parent}: #{e.message.sub(/ @ .*| - .*/, '')}; " \
+                     "choose another with --out DIR"
+      end
+
       def self.open(path)
+        path = Target.expand(path, option: "the run directory")
         raise Error, "#{path} is not a rackbench run directory (no meta.json); give the directory a run wrote" \
           unless File.file?(File.join(path, "meta.json"))
 
@@ -39,7 +66,25 @@ module Rackbench
       end
 
       def initialize(path)
-        @path = path
+        @path = File.expand_path(path)
+      end
+
+      # Takes the run directory's writer lock (Store::Lock) for this process;
+      # a second writer is refused with the holder's pid and command. A fresh
+      # run re-checks under the lock that no other run wrote its meta.json
+      # into the directory between the check and the lock.
+      def lock!(command, fresh: false)
+        @lock ||= Lock.acquire(@path, command || "rackbench")
+        return self unless fresh && File.exist?(File.join(@path, "meta.json"))
+
+        unlock
+        raise UsageError, "#{@path} already holds a run; continue it with rackbench run --resume #{@path} " \
+                          "or choose another --out"
+      end
+
+      def unlock
+        @lock&.release
+        @lock = nil
       end
 
       def logs_dir

@@ -25,6 +25,19 @@ module Rackbench
         new(config_ru: Arena::CONFIG_RU, arena: true)
       end
 
+      BUILT_IN = %w[arena rails].freeze
+
+      # An --app value as the user gave it, made absolute against base (the
+      # working directory, or a plan file's own directory): servers run in
+      # the app's directory, so a relative path would point nowhere there.
+      # The built-in names stay names; "./rails" is a directory.
+      def self.expand(path, base: Dir.pwd)
+        return path if BUILT_IN.include?(path)
+        raise UsageError, "--app is empty: give your app's config.ru or its directory (a Rails root)" if path.to_s.strip.empty?
+
+        File.expand_path(path, base)
+      end
+
       def self.resolve(path)
         return arena if path.nil? || path == "arena"
 
