@@ -1,0 +1,133 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require_relative "../support/user_shell"
+
+# The README's commands, run as written by a user: `bundle exec rackbench`
+# from a fresh temporary working directory, default options, relative paths,
+# and the output read as the user reads it (stdout and stderr). A failure
+# here is a failure a new user meets first.
+class ReadmeCommandsTest < Minitest::Test
+  README = File.read(File.expand_path("../../README.md", __dir__))
+  # What a user must never see on a terminal: Ruby or Bundler warnings, a
+  # stack trace, a failed setup.
+  NOISE = /^WARN|warning:|^\s+from .*:\d+:in |\bFAILED\b/.freeze
+  SECOND = ["--setup", "puma x2:5", "--setup", "unicorn x2", "--endpoint", "/hello", "--endpoint", "/pause/0.05",
+            "--concurrency", "1,4,16", "--duration", "2"].freeze
+
+  def setup
+    @cwd = tmpdir
+    @shell = Rackbench::UserShell.new(@cwd)
+  end
+
+  def trials(dir)
+    File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+  end
+
+  def assert_whole_records(dir)
+    trials(dir).each do |t|
+      next unless t["requests"].to_i.positive?
+
+      assert_in_delta t["rps"], t["requests"] / t["duration_s"], t["rps"] * 0.01,
+                      "#{t['key']}: requests / duration_s disagrees with rps"
+    end
+  end
+
+  def test_the_readme_opens_with_the_two_commands
+    block = README[/```sh\n(.*?)```/m, 1].lines.map { |l| l.split(" #").first.strip }
+    assert_equal ["bin/setup && bundle exec exe/rackbench run", "bin/setup && bundle exec rake test"], block
+  end
+
+  # README line 1: the default benchmark, every installed server, no --out.
+  def test_the_default_run_measures_every_installed_server
+    servers = @shell.run("servers")
+    assert_equal 0, servers.status, servers.stderr
+    installed = %w[puma unicorn thin passenger].select { |k| servers.stdout.match?(/^#{k}\s+\d/) }
+    assert_includes installed, "puma", servers.stdout
+
+    res = @shell.run("run")
+    assert_equal 0, res.status, res.stderr
+    refute_match NOISE, res.stderr
+    refute_match NOISE, res.stdout
+    dir = res.stderr[/^Run directory: (.+)$/, 1]
+    assert dir.start_with?(File.join(File.realpath(@cwd), "rackbench-runs") + "/") || dir.start_with?(File.join(@cwd, "rackbench-runs") + "/"),
+           "run directory #{dir} is under ./rackbench-runs"
+    measured = trials(dir).map { |t| t["setup"][/\A\w+/] }.uniq.sort
+    assert_equal installed.sort, measured, "every installed server measured"
+    assert(trials(dir).all? { |t| t["requests"].to_i.positive? }, "every trial served requests")
+    assert_whole_records(dir)
+    assert File.file?(File.join(dir, "report.html"))
+  end
+
+  # README "Run": the explicit plan with a relative --out, the same plan from
+  # a plan file, then report and compare of the two, all relative.
+  def test_relative_out_plan_file_report_and_compare
+    first = @shell.run("run", *SECOND, "--out", "runs/first")
+    assert_equal 0, first.status, first.stderr
+    refute_match NOISE, first.stderr
+    meta = JSON.parse(File.read(File.join(@cwd, "runs/first/meta.json")))
+    assert_equal File.join(@cwd, "runs/first"), meta["run_dir"]
+    assert_equal File.join(@cwd, "runs/first"), meta.dig("config", "out"), "meta.json stores absolute paths"
+    assert_equal 12, trials(File.join(@cwd, "runs/first")).size
+    assert_whole_records(File.join(@cwd, "runs/first"))
+
+    FileUtils.mkdir_p(File.join(@cwd, "plans"))
+    File.write(File.join(@cwd, "plans/plan.rb"), <<~RUBY)
+      setup "puma x2:5"
+      setup "unicorn x2"
+      endpoint "/hello", "/pause/0.05"
+      concurrency 1, 4, 16
+      duration 2
+      warmup 1
+      repeat 1
+      out "../runs/second"
+    RUBY
+    second = @shell.run("run", "plans/plan.rb")
+    assert_equal 0, second.status, second.stderr
+    assert_equal 12, trials(File.join(@cwd, "runs/second")).size, "the plan's out is relative to the plan file"
+
+    report = @shell.run("report", "runs/first")
+    assert_equal 0, report.status, report.stderr
+    assert_match(/puma x2:5/, report.stdout)
+    compare = @shell.run("compare", "runs/first", "runs/second")
+    assert_equal 0, compare.status, compare.stderr
+    assert_match(/unicorn x2/, compare.stdout)
+    [report, compare].each { |r| refute_match NOISE, r.stderr }
+  end
+
+  # An interrupted run, resumed with the command it printed, from another
+  # directory, and with a relative path from a third.
+  def test_an_interrupted_run_resumes_from_the_printed_hint
+    @shell.start("run", "-s", "puma x1:4", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "2,4", "-d", "1", "--out", "runs/int")
+    @shell.wait_for_stderr(/\[1\/4\]/)
+    @shell.signal("INT")
+    res = @shell.wait(timeout: 60)
+    assert_equal 130, res.status, res.stderr
+    hint = res.stderr[/rackbench run --resume (\S+)\)/, 1]
+    assert hint, "the resume hint is printed: #{res.stderr}"
+    kept = trials(File.join(@cwd, "runs/int")).size
+    assert_operator kept, :>=, 1
+
+    elsewhere = Rackbench::UserShell.new(tmpdir)
+    resumed = elsewhere.run("run", "--resume", hint)
+    assert_equal 0, resumed.status, resumed.stderr
+    refute_match NOISE, resumed.stderr
+    assert_equal 4, trials(File.join(@cwd, "runs/int")).map { |t| t["key"] }.uniq.size
+
+    again = Rackbench::UserShell.new(File.join(@cwd, "runs")).run("run", "--resume", "int")
+    assert_equal 0, again.status, again.stderr
+    assert_equal 4, trials(File.join(@cwd, "runs/int")).size, "a finished run resumed again measures nothing"
+  end
+
+  def test_doctor_and_help_as_written
+    help = @shell.run("run", "--help")
+    assert_equal 0, help.status
+    assert_match(/--resume DIR/, help.stdout)
+    assert_empty help.stderr
+    doctor = @shell.run("doctor")
+    assert_includes [0, 1], doctor.status, doctor.stderr
+    assert_match(/wrk/, doctor.stdout + doctor.stderr)
+    refute_match(/^WARN|warning:/, doctor.stderr)
+  end
+end
