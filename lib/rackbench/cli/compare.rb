@@ -19,7 +19,7 @@ module Rackbench
         a, b = argv.map { |path| Store::RunDir.open(path) }
         compare = Stats::Compare.new(a.trials, paired(a.trials, b.trials, opts[:pairs]))
         Rackbench::Report::Comparison.new(compare, a: run(a), b: run(b), io: @out).render
-        gate(compare, opts[:fail_if_slower])
+        gate(compare, opts[:fail_if_slower], a, b)
       end
 
       private
@@ -68,8 +68,17 @@ module Rackbench
         { path: store.path, meta: store.meta }
       end
 
-      def gate(compare, percent)
+      # A CI gate fails closed: a run with no trials, or cells of RUN_A that
+      # RUN_B lacks (a setup that failed, a run cut short), cannot pass it.
+      def gate(compare, percent, a, b)
         return 0 if percent.nil?
+        return gate_failure("#{b.path} has no trials") if b.trials.empty?
+        return gate_failure("#{a.path} has no trials") if a.trials.empty?
+        unless compare.only_a.empty?
+          cells = compare.only_a.map { |c| "#{c.endpoint} #{c.setup} c=#{c.concurrency}" }
+          return gate_failure("#{b.path} lacks #{cells.size} cell(s) of #{a.path}: #{cells.first(5).join('; ')}" \
+                              "#{cells.size > 5 ? '; ...' : ''}")
+        end
 
         slower = compare.slower_than(percent)
         return 0 if slower.empty?
@@ -80,6 +89,11 @@ module Rackbench
         end
         @err.puts "Slower: req/s is significantly lower by more than #{format('%g', percent)}% in #{slower.size} cell(s): " \
                   "#{cells.join('; ')} (--fail-if-slower #{format('%g', percent)})"
+        1
+      end
+
+      def gate_failure(why)
+        @err.puts "Gate failed: #{why}; --fail-if-slower cannot pass on missing measurements (re-run, or compare without it)"
         1
       end
     end

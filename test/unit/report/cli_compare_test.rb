@@ -38,7 +38,7 @@ class CliCompareTest < Minitest::Test
     a = run_with("a", F.repetitions([80], **CELL) + F.repetitions([5, 6], **CELL, concurrency: 32))
     b = run_with("b", F.repetitions([200, 210], **CELL))
     status, out, = run_cli("compare", a, b, "--fail-if-slower", "0")
-    assert_equal 0, status
+    assert_equal 1, status, "a cell of A missing in B fails the gate (fails closed)"
     assert_match(/n<2, cannot test$/, out)
     assert_match(%r{Only in A \(not compared\):\n  /hello  puma x2:3  c=32\n}, out)
   end
@@ -53,5 +53,23 @@ class CliCompareTest < Minitest::Test
     status, _, err = run_cli("compare", a, File.join(tmpdir, "missing"))
     assert_equal 1, status
     assert_match(/\AError: .*missing is not a rackbench run directory/, err)
+  end
+
+  def test_the_gate_fails_closed_on_a_run_without_trials
+    a = run_with("a", F.repetitions([98, 100, 102], **CELL))
+    b = run_with("b", [])
+    status, _out, err = run_cli("compare", a, b, "--fail-if-slower", "5")
+    assert_equal 1, status
+    assert_match(/\AGate failed: .*b has no trials; --fail-if-slower cannot pass on missing measurements/, err)
+    status, = run_cli("compare", b, a, "--fail-if-slower", "5")
+    assert_equal 1, status, "an empty baseline fails the gate too"
+  end
+
+  def test_the_gate_fails_closed_on_missing_cells
+    a = run_with("a", F.repetitions([98, 100, 102], **CELL) + F.repetitions([50, 51, 49], **CELL, concurrency: 16))
+    b = run_with("b", F.repetitions([99, 101, 100], **CELL))
+    status, _out, err = run_cli("compare", a, b, "--fail-if-slower", "5")
+    assert_equal 1, status
+    assert_match(%r{lacks 1 cell\(s\) of .*: /hello puma x2:3 c=16}, err)
   end
 end
