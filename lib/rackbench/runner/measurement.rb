@@ -47,7 +47,7 @@ module Rackbench
         end
         record = TrialRecord.build(@trial, result, started_at: started_at, log: File.basename(log),
                                                    verification: @verification)
-        record.merge!(summary.to_h) if summary
+        merge_sampler(record, summary.to_h) if summary
         record["health"] = checks if checks
         record["warnings"] = warnings(record)
         @ctx.store.append_trial(record)
@@ -58,6 +58,15 @@ module Rackbench
       end
 
       private
+
+      # The sampler's fields join the record but never replace one of the
+      # engine's (duration_s, requests, errors): a clash is a bug here.
+      def merge_sampler(record, fields)
+        clash = record.keys & fields.keys
+        raise ArgumentError, "sampler fields #{clash.join(', ')} would replace the trial's own" unless clash.empty?
+
+        record.merge!(fields)
+      end
 
       def health_check
         path = @config[:health_path] || (@ctx.app.arena? && !@config[:url] ? Workload::Arena::READY_PATH : nil)
