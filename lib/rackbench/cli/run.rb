@@ -43,7 +43,7 @@ module Rackbench
 
       def execute(plan, engine, store = nil)
         store ||= Store::RunDir.create(plan.config[:out] || default_out).tap { |s| s.write_meta(meta_for(plan, engine, s)) }
-        listener = Rackbench::Report::Fanout.new(plan.config[:quiet] ? [] : [Rackbench::Report::Progress.new(@err)])
+        listener = run_listener(store, quiet: plan.config[:quiet])
         listener.run_started(store.meta)
         Interrupts.guard { Runner.new(plan: plan, store: store, engine: engine, listener: listener).call }
         Rackbench::Report::Table.new(store.trials, setups: store.setups, io: @out).render
@@ -76,6 +76,10 @@ module Rackbench
         end
 
         store = Store::RunDir.open(cli[:resume])
+        unless store.meta["config"].is_a?(Hash)
+          raise Error, "#{store.path} was not written by rackbench run (meta.json has no config): it cannot be resumed"
+        end
+
         config = Config.load(store.meta.fetch("config").merge("quiet" => cli[:quiet] || false))
         meta = store.meta
         (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }

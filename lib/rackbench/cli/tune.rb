@@ -67,7 +67,7 @@ module Rackbench
       def execute(plan, slo, opts)
         store = Store::RunDir.create(plan.config[:out] || File.join("rackbench-runs", "tune-#{Time.now.strftime('%Y-%m-%dT%H-%M-%S')}"))
         store.write_meta(meta(plan, slo, opts, store))
-        listener = Rackbench::Report::Fanout.new(plan.config[:quiet] ? [] : [Rackbench::Report::Progress.new(@err)])
+        listener = run_listener(store, quiet: plan.config[:quiet])
         say = plan.config[:quiet] ? nil : ->(line) { @err.puts line }
         @err.puts "rackbench tune: run directory #{store.path}" unless plan.config[:quiet]
         rec = Interrupts.guard { search(plan, store, listener, slo, opts, say) }
