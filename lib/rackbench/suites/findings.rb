@@ -112,6 +112,7 @@ module Rackbench
 
             return "fewer than 2 repetitions on one side: no significance test"
           end
+          return Stats::Welch::NO_VARIANCE if t.no_variance?
           return format("same within noise, Welch p = %.2f", t.p) unless t.significant?
 
           t.p < 0.001 ? "Welch p < 0.001" : format("Welch p = %.3f", t.p)
