@@ -16,7 +16,7 @@ module Rackbench
       def build(trial, result, started_at:, log:, verification: nil)
         setup = trial.setup
         errors = Errors.with_unanswered(result.errors, result, trial.concurrency || result.connections.to_i)
-        classified = Errors.classify(errors, verification)
+        classified = Errors.classify(errors, verification, server: setup.server)
         {
           "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
           "threads" => setup.threads, "endpoint" => trial.endpoint,
@@ -27,6 +27,7 @@ module Rackbench
           "latency_ms" => result.latency_ms.slice(*LATENCY_KEYS).transform_values { |v| v&.round(3) },
           "goodput_rps" => Errors.goodput(result).round(2),
           "errors" => errors, "error_total" => classified["server_failures"],
+          "error_rate" => Errors.error_rate(classified["server_failures"], result.requests, errors).round(6),
           "error_artifacts" => classified["artifacts"], "verified" => !verification.nil?,
           "notes" => Errors.notes(verification, unanswered: !errors.equal?(result.errors)),
           "command" => result.command, "log" => log

@@ -199,7 +199,8 @@ module Rackbench
           kinds = Hash.new(0)
           trials.each do |t|
             (t["errors"] || {}).each { |k, v| kinds[k] += v.to_i }
-            kinds["read"] -= t.dig("error_artifacts", "read_close_delimited").to_i
+            kinds["read"] -= t.dig("error_artifacts", "read_close_delimited").to_i +
+                             t.dig("error_artifacts", "read_after_error_response").to_i
           end
           kinds.select { |_, v| v.positive? }
         end
