@@ -51,6 +51,11 @@ module Rackbench
         @err.puts "Run directory: #{store.path}"
         @err.puts "Report: #{Rackbench::Report::Html.write(store)}"
         failed?(store) ? 1 : 0
+      rescue Errno::ENOSPC, Errno::EDQUOT => e
+        # A full disk anywhere (a log, a record): one clear line, exit 1.
+        error = Error.new("the disk is full (#{Store.reason(e)}); free space and run again")
+        error.run_dir = store&.path if store&.trials&.any?
+        raise error
       rescue Error => e
         e.run_dir ||= store&.path if store&.trials&.any?
         raise

@@ -41,11 +41,15 @@ module Rackbench
         tried.positive? ? [server_failures.to_f / tried, 1.0].min : 0.0
       end
 
-      # Successful responses per second: wrk's completed requests minus those
-      # with a status above 399 and those that timed out.
+      # Successful responses per second: throughput times the share of the
+      # run's responses that neither had a status above 399 nor timed out
+      # (errors are counted over the whole run, throughput maybe in a window).
       def goodput(result)
-        ok = result.requests - result.errors["status"].to_i - result.errors["timeout"].to_i
-        result.duration_s.positive? ? [ok, 0].max / result.duration_s : 0.0
+        responses = result.responses
+        return 0.0 unless responses.positive?
+
+        ok = [responses - result.errors["status"].to_i - result.errors["timeout"].to_i, 0].max
+        result.rps * ok / responses
       end
 
       # wrk counts a timeout only when a late response finally arrives, so a

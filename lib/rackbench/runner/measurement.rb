@@ -22,8 +22,16 @@ module Rackbench
       CLIENT_SHARE_LIMIT = 0.25
       SATURATED = 0.9
 
-      def initialize(trial:, url:, verification:, instance:, context:, front: nil)
+      # A closed-loop trial loses the requests in flight when it ends: up to
+      # one per connection, a share of about the latency over the trial's
+      # length. Above this share (judged on the warm-up's mean latency),
+      # throughput is counted in a window away from the ends (Load::CountWindow).
+      END_BIAS_LIMIT = 0.005
+
+      # warmup: the warm-up's Load::Result for this endpoint (nil: none).
+      def initialize(trial:, url:, verification:, instance:, context:, front: nil, warmup: nil)
         @trial = trial
+        @warmup = warmup
         @url = url
         @verification = verification
         @instance = instance
@@ -79,10 +87,22 @@ module Rackbench
       def drive(log)
         common = { url: @url, duration: @config[:duration], timeout: @config[:timeout], log_path: log }
         common[:scenario] = @ctx.plan.scenario if @ctx.plan.scenario
-        return @ctx.engine.run(concurrency: @trial.concurrency, threads: @config[:threads], **common) unless @trial.rate
+        unless @trial.rate
+          common[:window] = true if window?
+          return @ctx.engine.run(concurrency: @trial.concurrency, threads: @config[:threads], **common)
+        end
 
         @ctx.engine.run(rate: @trial.rate, connections: @config[:connections],
                         expected_latency_ms: @config[:expected_latency] * 1000, **common)
+      end
+
+      # Count in a window when the engine can, no scenario picks the paths,
+      # and the warm-up's mean latency is over END_BIAS_LIMIT of the trial.
+      def window?
+        mean_ms = @warmup&.latency_ms&.dig("mean")
+        return false unless mean_ms && @ctx.engine.respond_to?(:counts_window?) && !@ctx.plan.scenario
+
+        mean_ms / 1000.0 > END_BIAS_LIMIT * @config[:duration]
       end
 
       def warnings(record)
