@@ -46,7 +46,7 @@ module Rackbench
                            "started_at" => Clock.wall_iso8601, "plan" => plan.to_h, "config" => Config.dump(plan.config),
                            "slo" => slo.to_h, "search" => search.transform_keys(&:to_s)
                          ))
-        listener = Rackbench::Report::Fanout.new(plan.config[:quiet] ? [] : [Rackbench::Report::Progress.new(@err)])
+        listener = run_listener(store, quiet: plan.config[:quiet])
         @err.puts "rackbench capacity: SLO #{slo.describe}; run directory #{store.path}"
         knees = Interrupts.guard { search_all(plan, store, listener, slo, search) }
         Rackbench::Report::CapacityText.new(store.capacity, io: @out).render

@@ -2,6 +2,9 @@
 
 require "optparse"
 require_relative "../error"
+require_relative "../report/listener"
+require_relative "../report/progress"
+require_relative "../report/warning_log"
 
 module Rackbench
   module CLI
@@ -34,6 +37,22 @@ module Rackbench
         raise UsageError, "unknown option #{name}#{hint} (rackbench #{command_name} --help lists them)"
       rescue OptionParser::ParseError => e
         raise UsageError, "#{e.message} (rackbench #{command_name} --help)"
+      end
+
+      # The listeners of a measuring command: warnings.jsonl always, the
+      # terminal's progress unless quiet. The store's notices (a line cut
+      # short by an earlier crash) become warnings too.
+      def run_listener(store, quiet:)
+        listener = Rackbench::Report::Fanout.new(Rackbench::Report::WarningLog.new(store),
+                                                 quiet ? [] : [Rackbench::Report::Progress.new(@err)])
+        store.notices.each { |text| listener.warning(text) }
+        store.on_notice = ->(text) { listener.warning(text) }
+        listener
+      end
+
+      # Prints what reading a run directory noticed (a cut-short last line left out).
+      def print_notices(*stores)
+        stores.flat_map(&:notices).uniq.each { |text| @err.puts "Warning: #{text}" }
       end
 
       def command_name

@@ -19,6 +19,7 @@ module Rackbench
         a, b = argv.map { |path| Store::RunDir.open(path) }
         compare = Stats::Compare.new(a.trials, paired(a.trials, b.trials, opts[:pairs]))
         Rackbench::Report::Comparison.new(compare, a: run(a), b: run(b), io: @out).render
+        print_notices(a, b)
         gate(compare, opts[:fail_if_slower], a, b)
       end
 

@@ -23,6 +23,7 @@ module Rackbench
 
         store = Store::RunDir.open(path)
         emit(render(store, opts), opts[:output])
+        print_notices(store)
         0
       end
 

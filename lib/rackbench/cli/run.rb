@@ -43,7 +43,7 @@ module Rackbench
 
       def execute(plan, engine, store = nil)
         store ||= new_store(plan.config[:out]).tap { |s| s.write_meta(meta_for(plan, engine, s)) }
-        listener = Rackbench::Report::Fanout.new(plan.config[:quiet] ? [] : [Rackbench::Report::Progress.new(@err)])
+        listener = run_listener(store, quiet: plan.config[:quiet])
         listener.run_started(store.meta)
         Interrupts.guard { Runner.new(plan: plan, store: store, engine: engine, listener: listener).call }
         Rackbench::Report::Table.new(store.trials, setups: store.setups, io: @out).render
@@ -51,6 +51,11 @@ module Rackbench
         @err.puts "Run directory: #{store.path}"
         @err.puts "Report: #{Rackbench::Report::Html.write(store)}"
         failed?(store) ? 1 : 0
+      rescue Errno::ENOSPC, Errno::EDQUOT => e
+        # A full disk anywhere (a log, a record): one clear line, exit 1.
+        error = Error.new("the disk is full (#{Store.reason(e)}); free space and run again")
+        error.run_dir = store&.path if store&.trials&.any?
+        raise error
       rescue Error => e
         e.run_dir ||= store&.path if store&.trials&.any?
         raise
@@ -81,7 +86,12 @@ module Rackbench
           raise UsageError, "--resume takes the plan from the run directory; drop #{plan_path || Config.flag(extra.first)}"
         end
 
-        store = Store::RunDir.open(cli[:resume]).lock!(["rackbench", "run", *@argv_seen].join(" "))
+        store = Store::RunDir.open(cli[:resume])
+        unless store.meta["config"].is_a?(Hash)
+          raise Error, "#{store.path} was not written by rackbench run (meta.json has no config): it cannot be resumed"
+        end
+
+        store.lock!(["rackbench", "run", *@argv_seen].join(" "))
         config = Config.load(store.meta.fetch("config").merge("quiet" => cli[:quiet] || false))
         meta = store.meta
         (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }

@@ -69,7 +69,7 @@ module Rackbench
         out = plan.config[:out]
         store = out ? Store::RunDir.create(out, command: command) : Store::RunDir.create_default("tune-", command: command)
         store.write_meta(meta(plan, slo, opts, store))
-        listener = Rackbench::Report::Fanout.new(plan.config[:quiet] ? [] : [Rackbench::Report::Progress.new(@err)])
+        listener = run_listener(store, quiet: plan.config[:quiet])
         say = plan.config[:quiet] ? nil : ->(line) { @err.puts line }
         @err.puts "rackbench tune: run directory #{store.path}" unless plan.config[:quiet]
         rec = Interrupts.guard { search(plan, store, listener, slo, opts, say) }

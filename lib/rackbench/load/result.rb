@@ -31,12 +31,31 @@ module Rackbench
     #                     planned time, i.e. the client's own lag
     #   valid             false when the trial did not hold its schedule
     #   invalid_reason    one line saying why (nil when valid)
+    #
+    # Closed loop with a throughput window (wrk/window.lua, CountWindow):
+    #   window            {"start_s", "end_s" (seconds since the run
+    #                     started), "run_requests", "run_duration_s" (the
+    #                     whole run's responses and length)}; requests and
+    #                     duration_s are then the window's, so rps is too.
+    #                     nil: requests and duration_s are the whole run's.
     Result = Struct.new(:engine, :requests, :duration_s, :bytes, :errors, :latency_ms, :loop, :command,
                         :service_ms, :target_rate, :achieved_rate, :connections, :planned, :in_flight, :unsent,
-                        :schedule_slip_ms, :valid, :invalid_reason,
+                        :schedule_slip_ms, :valid, :invalid_reason, :window,
                         keyword_init: true) do
       def rps
         duration_s.positive? ? requests / duration_s : 0.0
+      end
+
+      # "window" (counted within a window away from the ends) or "whole"
+      # (every response over the whole run).
+      def throughput_method
+        window ? "window" : "whole"
+      end
+
+      # Every response the engine read, window or not (errors are counted
+      # over the same whole run).
+      def responses
+        window ? window["run_requests"] : requests
       end
 
       def error_total

@@ -35,6 +35,11 @@ module Rackbench
     #   "1.5s" or "500ms"): both are rounded up. wrk stops on a 100 ms timer,
     #   so runs overshoot (1.00-1.10 s for -d 1s); duration_s is wrk's own
     #   measured run time (wall clock, gettimeofday), and rps divides by it.
+    # - The requests in flight when wrk stops are lost (up to one per
+    #   connection), which understates throughput by up to latency / run time.
+    #   With window: true (the runner asks for it when the warm-up's latency
+    #   makes that bias matter), wrk/window.lua logs every response's time and
+    #   requests / duration_s are those of a CountWindow away from the ends.
     # - --latency only adds the percentile table to the screen text in the log,
     #   for a human reading it; the figures come from report.lua.
     # - wrk gives each thread C / T connections, rounded down (-t 2 -c 5 opens
@@ -44,6 +49,7 @@ module Rackbench
 
       SCRIPT = File.expand_path("wrk/report.lua", __dir__)
       SCENARIO_SCRIPT = File.expand_path("wrk/scenario.lua", __dir__)
+      WINDOW_SCRIPT = File.expand_path("wrk/window.lua", __dir__)
       NOT_FOUND = "wrk not found on PATH: run bin/setup (or apt-get install wrk)"
       VERSION_LINE = %r{\Awrk\s+(?:\S*/)?v?(\d+(?:\.\d+)+)}.freeze
       MAX_DEFAULT_THREADS = 2
@@ -60,18 +66,27 @@ module Rackbench
       # timeout in seconds, rounded up to whole seconds.
       # scenario: a Rackbench::Scenario (weighted paths, picked per request
       # by wrk/scenario.lua) or nil for the URL's own path.
-      def command(url:, concurrency:, duration:, threads: nil, timeout: 30, scenario: nil)
+      # window: count throughput in a window away from the run's ends
+      # (wrk/window.lua, CountWindow; not with a scenario, whose script is
+      # its own).
+      def command(url:, concurrency:, duration:, threads: nil, timeout: 30, scenario: nil, window: false)
         connections = whole(concurrency, "concurrency")
+        script = scenario ? SCENARIO_SCRIPT : (window ? WINDOW_SCRIPT : SCRIPT)
         [@binary, "-t", thread_count(threads, connections).to_s, "-c", connections.to_s,
          "-d", "#{seconds(duration, 'duration')}s", "--timeout", "#{seconds(timeout, 'timeout')}s",
-         "--latency", "-s", scenario ? SCENARIO_SCRIPT : SCRIPT, url.to_s, *scenario&.script_args]
+         "--latency", "-s", script, url.to_s, *scenario&.script_args]
       end
 
-      def run(url:, concurrency:, duration:, log_path:, threads: nil, timeout: 30, scenario: nil)
+      # This engine can count throughput in a window (run's window: option).
+      def counts_window?
+        true
+      end
+
+      def run(url:, concurrency:, duration:, log_path:, threads: nil, timeout: 30, scenario: nil, window: false)
         raise Error, NOT_FOUND unless available?
 
         argv = command(url: url, concurrency: concurrency, duration: duration, threads: threads, timeout: timeout,
-                       scenario: scenario)
+                       scenario: scenario, window: window)
         deadline_s = seconds(duration, "duration") + seconds(timeout, "timeout") + GRACE_S
         WrkOutput.parse(execute_wrk(argv, deadline_s, log_path, url: url), command: argv)
       end

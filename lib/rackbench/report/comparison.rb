@@ -36,6 +36,7 @@ module Rackbench
       def self.verdict_text(change)
         case change.verdict
         when :untestable then "n<2, cannot test"
+        when :no_variance then Stats::Welch::NO_VARIANCE
         when :same then "same within noise"
         else WORDS.fetch(change.metric.key, DEFAULT_WORDS).fetch(change.verdict)
         end
@@ -48,7 +49,8 @@ module Rackbench
         @io.puts "B: #{describe(@b)}"
         @io.puts "Method: #{Stats::Welch::METHOD}; change = difference of the means, B against A."
         @io.puts "\"same within noise\": the test does not support a difference (p >= 0.05); " \
-                 "\"n<2, cannot test\": fewer than 2 repetitions in a run (use -r 3 or more)."
+                 "\"n<2, cannot test\": fewer than 2 repetitions in a run (use -r 3 or more); " \
+                 "\"#{Stats::Welch::NO_VARIANCE}\": every repetition gave the same figure in both runs."
         @io.puts "Latency is closed-loop (measured from each request's send; hides coordinated omission)."
         differences = ENV_KEYS.select { |k, _| @a[:meta][k] != @b[:meta][k] }.values
         return if differences.empty?
@@ -91,7 +93,7 @@ module Rackbench
       end
 
       def p_value(change)
-        return "-" unless change.test
+        return "-" unless change.test&.p
 
         change.test.p < 0.001 ? "<0.001" : format("%.3f", change.test.p)
       end

@@ -11,7 +11,7 @@ module Rackbench
     # runner-up, and the throughput-vs-memory Pareto table.
     class TuneText
       def initialize(dir, io:)
-        @rows = Search::Tune::Journal.rows(dir)
+        @rows = Search::Tune::Journal.rows(dir) { |text| io.puts "Warning: #{text}" }
         @rec = Search::Tune::Journal.recommendation(dir)
         @dir = dir
         @io = io

@@ -22,8 +22,16 @@ module Rackbench
       CLIENT_SHARE_LIMIT = 0.25
       SATURATED = 0.9
 
-      def initialize(trial:, url:, verification:, instance:, context:, front: nil)
+      # A closed-loop trial loses the requests in flight when it ends: up to
+      # one per connection, a share of about the latency over the trial's
+      # length. Above this share (judged on the warm-up's mean latency),
+      # throughput is counted in a window away from the ends (Load::CountWindow).
+      END_BIAS_LIMIT = 0.005
+
+      # warmup: the warm-up's Load::Result for this endpoint (nil: none).
+      def initialize(trial:, url:, verification:, instance:, context:, front: nil, warmup: nil)
         @trial = trial
+        @warmup = warmup
         @url = url
         @verification = verification
         @instance = instance
@@ -47,7 +55,7 @@ module Rackbench
         end
         record = TrialRecord.build(@trial, result, started_at: started_at, log: File.basename(log),
                                                    verification: @verification)
-        record.merge!(summary.to_h) if summary
+        merge_sampler(record, summary.to_h) if summary
         record["health"] = checks if checks
         record["warnings"] = warnings(record)
         @ctx.store.append_trial(record)
@@ -58,6 +66,15 @@ module Rackbench
       end
 
       private
+
+      # The sampler's fields join the record but never replace one of the
+      # engine's (duration_s, requests, errors): a clash is a bug here.
+      def merge_sampler(record, fields)
+        clash = record.keys & fields.keys
+        raise ArgumentError, "sampler fields #{clash.join(', ')} would replace the trial's own" unless clash.empty?
+
+        record.merge!(fields)
+      end
 
       def health_check
         path = @config[:health_path] || (@ctx.app.arena? && !@config[:url] ? Workload::Arena::READY_PATH : nil)
@@ -70,10 +87,22 @@ module Rackbench
       def drive(log)
         common = { url: @url, duration: @config[:duration], timeout: @config[:timeout], log_path: log }
         common[:scenario] = @ctx.plan.scenario if @ctx.plan.scenario
-        return @ctx.engine.run(concurrency: @trial.concurrency, threads: @config[:threads], **common) unless @trial.rate
+        unless @trial.rate
+          common[:window] = true if window?
+          return @ctx.engine.run(concurrency: @trial.concurrency, threads: @config[:threads], **common)
+        end
 
         @ctx.engine.run(rate: @trial.rate, connections: @config[:connections],
                         expected_latency_ms: @config[:expected_latency] * 1000, **common)
+      end
+
+      # Count in a window when the engine can, no scenario picks the paths,
+      # and the warm-up's mean latency is over END_BIAS_LIMIT of the trial.
+      def window?
+        mean_ms = @warmup&.latency_ms&.dig("mean")
+        return false unless mean_ms && @ctx.engine.respond_to?(:counts_window?) && !@ctx.plan.scenario
+
+        mean_ms / 1000.0 > END_BIAS_LIMIT * @config[:duration]
       end
 
       def warnings(record)

@@ -65,7 +65,8 @@ module Rackbench
       def measure(trial, context: @ctx)
         alive!
         record = Measurement.new(trial: trial, url: url_of(trial.endpoint), verification: @checks[trial.endpoint],
-                                 instance: @instance, front: @front, context: context).call
+                                 instance: @instance, front: @front, context: context,
+                                 warmup: warmups[trial.endpoint]).call
         alive!
         settle
         record
@@ -101,17 +102,24 @@ module Rackbench
         common = { url: url, duration: @config[:warmup], timeout: @config[:timeout],
                    log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
         common[:scenario] = @ctx.plan.scenario if @ctx.plan.scenario
-        if trials.first.rate
-          engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], **common)
-        else
-          engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], **common)
-        end
+        warmups[endpoint] =
+          if trials.first.rate
+            engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], **common)
+          else
+            engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], **common)
+          end
       rescue Error => e
         @ctx.listener.warning("#{@setup.label}: warm-up of #{url} failed (#{e.message}); measuring anyway")
         nil
       end
 
       private
+
+      # {endpoint => the warm-up's Load::Result}: its latency tells a trial
+      # whether to count throughput in a window (Measurement#window?).
+      def warmups
+        @warmups ||= {}
+      end
 
       def boot_front
         front = Server::NginxFront.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir)

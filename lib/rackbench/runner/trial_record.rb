@@ -16,21 +16,35 @@ module Rackbench
       def build(trial, result, started_at:, log:, verification: nil)
         setup = trial.setup
         errors = Errors.with_unanswered(result.errors, result, trial.concurrency || result.connections.to_i)
-        classified = Errors.classify(errors, verification)
+        classified = Errors.classify(errors, verification, server: setup.server)
         {
           "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
           "threads" => setup.threads, "endpoint" => trial.endpoint,
           "concurrency" => trial.concurrency || result.connections, "rate" => trial.rate,
           "repetition" => trial.repetition, "started_at" => started_at, "engine" => result.engine,
-          "loop" => result.loop, "duration_s" => result.duration_s.round(4), "requests" => result.requests,
+          "loop" => result.loop, "duration_s" => result.duration_s.round(6), "requests" => result.requests,
           "bytes" => result.bytes, "rps" => result.rps.round(2),
           "latency_ms" => result.latency_ms.slice(*LATENCY_KEYS).transform_values { |v| v&.round(3) },
           "goodput_rps" => Errors.goodput(result).round(2),
           "errors" => errors, "error_total" => classified["server_failures"],
+          "error_rate" => Errors.error_rate(classified["server_failures"], result.responses, errors).round(6),
           "error_artifacts" => classified["artifacts"], "verified" => !verification.nil?,
           "notes" => Errors.notes(verification, unanswered: !errors.equal?(result.errors)),
           "command" => result.command, "log" => log
-        }.merge(open_loop(result))
+        }.merge(throughput(result), open_loop(result))
+      end
+
+      # How requests / duration_s (= rps) were counted: "whole" (every
+      # response over the engine's run) or "window" (Load::CountWindow: whole
+      # rounds of responses away from the run's ends, with the window's
+      # bounds and the whole run's figures beside it).
+      def throughput(result)
+        return { "throughput_method" => "whole" } unless result.window
+
+        w = result.window
+        { "throughput_method" => "window",
+          "window" => { "start_s" => w["start_s"].round(4), "end_s" => w["end_s"].round(4) },
+          "run" => { "requests" => w["run_requests"], "duration_s" => w["run_duration_s"].round(4) } }
       end
 
       # Open loop: latency is measured from each request's planned send

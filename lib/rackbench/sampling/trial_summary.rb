@@ -101,11 +101,13 @@ module Rackbench
         (workers_seen - samples.last.readings.select { |r| r.role == "worker" }.map(&:key)).size
       end
 
+      # The sampler's own figures sit under "sampler", so that merging this
+      # hash into a trial record never replaces the load engine's duration_s
+      # or errors (the trial's duration is the engine's, not the sampler's).
       def to_h
         server = cpu_pct
         client = cpu_pct(CLIENT)
-        h = { "samples" => samples.size, "interval_s" => interval, "duration_s" => duration.round(3),
-              "missed_ticks" => missed_ticks,
+        h = { "sampler" => sampler_h,
               "memory" => memory_h,
               "cpu" => { "server_pct" => pct(server), "master_pct" => pct(cpu_pct("master")),
                          "workers_pct" => pct(cpu_pct("worker")), "client_pct" => pct(client),
@@ -114,7 +116,6 @@ module Rackbench
                          "sampler_pct" => sampler_pct, "cores" => cores },
               "processes" => { "workers_seen" => workers_seen.size, "worker_restarts" => worker_restarts,
                                "threads_max" => threads_max } }
-        h["errors"] = errors.uniq.first(3) unless errors.empty?
         h
       end
 
@@ -128,6 +129,13 @@ module Rackbench
       end
 
       private
+
+      def sampler_h
+        h = { "samples" => samples.size, "interval_s" => interval, "duration_s" => duration.round(3),
+              "missed_ticks" => missed_ticks }
+        h["errors"] = errors.uniq.first(3) unless errors.empty?
+        h
+      end
 
       def memory_h
         { "pss_total_mb" => mb(pss_total), "pss_total_max_mb" => mb(pss_total(:max)),

@@ -15,7 +15,8 @@ module Rackbench
     class Compare
       METRICS = %w[rps latency_ms.p99 memory.pss_total_mb].freeze
 
-      # verdict: :higher / :lower (significant), :same (not significant), :untestable (n < 2)
+      # verdict: :higher / :lower (significant), :same (not significant), :untestable (n < 2),
+      # :no_variance (no spread in either run: Welch cannot test)
       Change = Struct.new(:metric, :a, :b, :change_pct, :test, :verdict, keyword_init: true) do
         def significant?
           %i[higher lower].include?(verdict)
@@ -76,6 +77,7 @@ module Rackbench
 
       def verdict(test, a, b)
         return :untestable if test.nil?
+        return :no_variance if test.no_variance?
         return :same unless test.significant?
 
         b.mean > a.mean ? :higher : :lower

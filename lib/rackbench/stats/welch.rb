@@ -11,14 +11,22 @@ module Rackbench
     #        ((s_a^2/n_a)^2/(n_a-1) + (s_b^2/n_b)^2/(n_b-1))   (Welch-Satterthwaite)
     #   p  = 2 * (1 - F_t(|t|; df))
     # A difference is significant when p < alpha (default 0.05). It needs at
-    # least 2 repetitions on each side; with fewer, test returns nil.
+    # least 2 repetitions on each side; with fewer, test returns nil. When
+    # neither sample has any spread the standard error is 0 and t is
+    # undefined (0/0) or infinite: the test cannot be done, and says so
+    # (no_variance, p nil, never significant) instead of claiming p = 0 or 1.
     module Welch
       ALPHA = 0.05
       METHOD = "Welch's t-test on the repetitions (two-sided, alpha = 0.05)"
+      NO_VARIANCE = "no variance: cannot test"
 
-      Result = Struct.new(:t, :df, :p, :alpha, keyword_init: true) do
+      Result = Struct.new(:t, :df, :p, :alpha, :no_variance, keyword_init: true) do
         def significant?
-          p < alpha
+          !p.nil? && p < alpha
+        end
+
+        def no_variance?
+          no_variance == true
         end
       end
 
@@ -33,20 +41,12 @@ module Rackbench
         vb = variance(b) / b.size
         diff = mean(b) - mean(a)
         se = Math.sqrt(va + vb)
-        return degenerate(diff, a.size + b.size - 2, alpha) if se.zero?
+        return Result.new(df: a.size + b.size - 2, alpha: alpha, no_variance: true) if se.zero?
 
         t = diff / se
         df = (va + vb)**2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
         p = 2.0 * (1.0 - StudentT.cdf(t.abs, df))
         Result.new(t: t, df: df, p: p.clamp(0.0, 1.0), alpha: alpha)
-      end
-
-      # Both samples without spread: equal means cannot differ, unequal ones
-      # differ with certainty (t is infinite).
-      def degenerate(diff, df, alpha)
-        return Result.new(t: 0.0, df: df, p: 1.0, alpha: alpha) if diff.zero?
-
-        Result.new(t: diff.positive? ? Float::INFINITY : -Float::INFINITY, df: df, p: 0.0, alpha: alpha)
       end
 
       def mean(xs)

@@ -5,6 +5,7 @@ require "fileutils"
 require_relative "../error"
 require_relative "target"
 require_relative "lock"
+require_relative "json_lines"
 
 module Rackbench
   module Store
@@ -14,10 +15,27 @@ module Rackbench
     #   trials.jsonl     one line per trial, appended (and fsynced) the moment it ends
     #   setups.jsonl     one line per server boot: command line, version, pids, or why it failed
     #   samples.jsonl    the process sampler's time series, one line per sample
+    #   capacity.jsonl   capacity searches: one line per measured level, and the knee
+    #   warnings.jsonl   every warning the run gave (Report::WarningLog), with its time
     #   logs/            server and load-generator output
     #   .rackbench.lock  the writer lock (Store::Lock): one run, resume, capacity or tune at a time
+    #
+    # Each .jsonl file is a JsonLines: appends are crash-safe, every line is
+    # checked on read (an unreadable one is an Error naming file and line).
+    # Notices (a cut-short line left out or moved aside) go to #on_notice,
+    # and are kept in #notices for a command to print.
     class RunDir
-      attr_reader :path
+      # file => [what a line holds, keys every line has]
+      FILES = {
+        "trials.jsonl" => ["trial", %w[setup endpoint]],
+        "setups.jsonl" => ["setup", %w[setup status]],
+        "samples.jsonl" => ["sample", %w[key t]],
+        "capacity.jsonl" => ["capacity", %w[setup endpoint]],
+        "warnings.jsonl" => ["warning", %w[text]]
+      }.freeze
+
+      attr_reader :path, :notices
+      attr_accessor :on_notice
 
       # A new run directory at path (checked by Store::Target, expanded to
       # an absolute path), locked for this process as its one writer.
@@ -62,11 +80,13 @@ module Rackbench
         raise Error, "#{path} is not a rackbench run directory (no meta.json); give the directory a run wrote" \
           unless File.file?(File.join(path, "meta.json"))
 
-        new(path)
+        new(path).tap(&:meta) # a damaged meta.json is an error here, not halfway through a command
       end
 
       def initialize(path)
         @path = File.expand_path(path)
+        @notices = []
+        @on_notice = nil
       end
 
       # Takes the run directory's writer lock (Store::Lock) for this process;
@@ -96,7 +116,15 @@ module Rackbench
       end
 
       def meta
-        JSON.parse(File.read(File.join(@path, "meta.json")))
+        file = File.join(@path, "meta.json")
+        value = JSON.parse(File.read(file))
+        return value if value.is_a?(Hash)
+
+        raise Error, "#{file} is not a JSON object; the run directory is damaged: run again with another --out"
+      rescue JSON::ParserError
+        raise Error, "#{file} is cut short or not JSON; the run directory is damaged: run again with another --out"
+      rescue SystemCallError => e
+        raise Error, "cannot read #{file}: #{Store.reason(e)}"
       end
 
       def append_trial(record)
@@ -134,6 +162,23 @@ module Rackbench
         read_lines("setups.jsonl")
       end
 
+      def append_warning(record)
+        append("warnings.jsonl", record)
+      end
+
+      def warnings
+        read_lines("warnings.jsonl")
+      end
+
+      # Tells of a cut-short line: kept in #notices (once each) and passed to
+      # on_notice (the run's listeners, while it runs).
+      def notice(text)
+        return if @notices.include?(text)
+
+        @notices << text
+        @on_notice&.call(text)
+      end
+
       # Writes a whole file atomically (temp file + rename): a reader never
       # sees half of it, and a full disk leaves the old file intact.
       def write_atomically(name, text)
@@ -148,35 +193,22 @@ module Rackbench
         target
       rescue SystemCallError => e
         File.delete(tmp) if tmp && File.exist?(tmp)
-        raise Error, "cannot write #{target}: #{e.message.sub(/ @ .*| - .*/, '')}; free space or choose another --out"
+        raise Error, "cannot write #{target}: #{Store.reason(e)}; free space or choose another --out"
       end
 
       private
 
-      # One JSON line, written with a single write(2) and fsynced, so a crash
-      # leaves either the whole line or none of it.
       def append(name, records)
-        file = File.join(@path, name)
-        text = Array(records.is_a?(Hash) ? [records] : records).map { |r| JSON.generate(r) + "\n" }.join
-        File.open(file, "a") do |f|
-          f.write(text)
-          f.flush
-          f.fsync
-        end
-      rescue SystemCallError => e
-        raise Error, "cannot append to #{file}: #{e.message.sub(/ @ .*| - .*/, '')}; " \
-                     "the trials before this one are kept in #{@path}"
+        lines(name).append(records.is_a?(Hash) ? [records] : records) { |text| notice(text) }
       end
 
       def read_lines(name)
-        file = File.join(@path, name)
-        return [] unless File.file?(file)
+        lines(name).read { |text| notice(text) }
+      end
 
-        File.foreach(file).filter_map do |line|
-          JSON.parse(line)
-        rescue JSON::ParserError
-          nil # a line cut short by a crash; the rest of the run is still readable
-        end
+      def lines(name)
+        kind, required = FILES.fetch(name, [name.delete_suffix(".jsonl"), []])
+        JsonLines.new(File.join(@path, name), kind: kind, required: required)
       end
     end
   end

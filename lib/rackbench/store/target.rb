@@ -16,7 +16,7 @@ module Rackbench
     # Paths are expanded here, once: servers run in their app's directory,
     # so every path handed to them must be absolute.
     module Target
-      RUN_FILES = %w[meta.json trials.jsonl setups.jsonl samples.jsonl capacity.jsonl tune.jsonl].freeze
+      RUN_FILES = %w[meta.json trials.jsonl setups.jsonl samples.jsonl capacity.jsonl tune.jsonl warnings.jsonl].freeze
       # What a directory may hold and still count as empty: our own lock and
       # the logs/ folder a run creates first.
       HARMLESS = %w[. .. .rackbench.lock logs].freeze

@@ -112,6 +112,7 @@ module Rackbench
 
             return "fewer than 2 repetitions on one side: no significance test"
           end
+          return Stats::Welch::NO_VARIANCE if t.no_variance?
           return format("same within noise, Welch p = %.2f", t.p) unless t.significant?
 
           t.p < 0.001 ? "Welch p < 0.001" : format("Welch p = %.3f", t.p)
@@ -198,7 +199,8 @@ module Rackbench
           kinds = Hash.new(0)
           trials.each do |t|
             (t["errors"] || {}).each { |k, v| kinds[k] += v.to_i }
-            kinds["read"] -= t.dig("error_artifacts", "read_close_delimited").to_i
+            kinds["read"] -= t.dig("error_artifacts", "read_close_delimited").to_i +
+                             t.dig("error_artifacts", "read_after_error_response").to_i
           end
           kinds.select { |_, v| v.positive? }
         end

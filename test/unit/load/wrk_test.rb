@@ -14,6 +14,16 @@ class WrkTest < Minitest::Test
   OK_FIXTURE = File.expand_path("../../fixtures/wrk/ok.txt", __dir__)
   URL = "http://127.0.0.1:9/"
 
+  def test_window_runs_the_window_script_but_a_scenario_keeps_its_own
+    wrk = Rackbench::Load::Wrk.new
+    argv = wrk.command(url: "http://127.0.0.1:1/x", concurrency: 8, duration: 3, window: true)
+    assert_equal Rackbench::Load::Wrk::WINDOW_SCRIPT, argv[argv.index("-s") + 1]
+    assert File.file?(Rackbench::Load::Wrk::WINDOW_SCRIPT)
+    plain = wrk.command(url: "http://127.0.0.1:1/x", concurrency: 8, duration: 3)
+    assert_equal Rackbench::Load::Wrk::SCRIPT, plain[plain.index("-s") + 1]
+    assert wrk.counts_window?
+  end
+
   def test_command_is_the_documented_argv
     argv = Wrk.new.command(url: URL, concurrency: 8, duration: 5, threads: 2, timeout: 30)
     assert_equal ["wrk", "-t", "2", "-c", "8", "-d", "5s", "--timeout", "30s", "--latency", "-s", Wrk::SCRIPT, URL],

@@ -43,6 +43,17 @@ class CliCompareTest < Minitest::Test
     assert_match(%r{Only in A \(not compared\):\n  /hello  puma x2:3  c=32\n}, out)
   end
 
+  # Identical repetitions on both sides (a p99 on wrk's 1 ms buckets, a
+  # count): Welch cannot test, and --fail-if-slower does not fire.
+  def test_no_spread_in_either_run_cannot_be_tested
+    a = run_with("a", F.repetitions([100, 100, 100], **CELL))
+    b = run_with("b", F.repetitions([90, 90, 90], **CELL))
+    status, out, err = run_cli("compare", a, b, "--fail-if-slower", "5")
+    assert_equal 0, status, err
+    assert_match(%r{^puma x2:3\s+8\s+req/s\s+100 ±0% n=3\s+90.0 ±0% n=3\s+-10\.0%\s+-\s+no variance: cannot test$}, out)
+    assert_includes out, "req/s in 1 cell(s) compared: 1 no variance: cannot test."
+  end
+
   def test_errors_are_one_line
     a = run_with("a", F.repetitions([1, 2], **CELL))
     status, _, err = run_cli("compare", a)

@@ -145,7 +145,7 @@ class SamplerTest < Minitest::Test
     s = sampler(-> { raise "no such server" })
     s.sample
     assert_equal 0, s.summary.samples.size
-    assert_equal ["RuntimeError: no such server"], s.summary.to_h["errors"]
+    assert_equal ["RuntimeError: no such server"], s.summary.to_h.dig("sampler", "errors")
   end
 
   def test_thread_samples_on_the_monotonic_schedule

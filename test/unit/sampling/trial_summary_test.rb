@@ -61,7 +61,9 @@ class TrialSummaryTest < Minitest::Test
 
   def test_to_h
     h = summary.to_h
-    assert_equal 3, h["samples"]
+    assert_equal 3, h.dig("sampler", "samples")
+    assert_equal 1.0, h.dig("sampler", "duration_s")
+    assert_equal %w[sampler memory cpu processes], h.keys, "no key a trial record holds (duration_s, errors)"
     assert_equal({ "pss_total_mb" => 32.0, "pss_total_max_mb" => 36.0, "pss_per_worker_mb" => 11.0,
                    "pss_master_mb" => 10.0, "rss_sum_mb" => 90.0, "rss_max_mb" => 30.0, "uss_total_mb" => 12.0 },
                  h["memory"])
@@ -83,14 +85,14 @@ class TrialSummaryTest < Minitest::Test
 
   def test_too_few_samples_or_missing_roles_give_nil_not_zero
     one = summary(samples.first(1)).to_h
-    assert_equal 1, one["samples"]
+    assert_equal 1, one.dig("sampler", "samples")
     assert_nil one["cpu"]["server_pct"]
     assert_equal 30.0, one["memory"]["pss_total_mb"]
     no_master = summary(samples.map { |s| Sample.new(t: s.t, readings: s.readings.reject { |x| x.role == "master" }) })
     assert_nil no_master.cpu_pct("master")
     assert_nil no_master.pss_master
     empty = TrialSummary.new(samples: [], interval: 0.1).to_h
-    assert_equal 0, empty["samples"]
+    assert_equal 0, empty.dig("sampler", "samples")
     assert_nil empty["memory"]["pss_total_mb"]
   end
 end

@@ -38,8 +38,15 @@ class WelchTest < Minitest::Test
     assert_nil W.test([80, 81], [nil, 200])
   end
 
-  def test_samples_without_spread
-    assert_equal 1.0, W.test([5, 5], [5, 5]).p
-    assert_equal 0.0, W.test([5, 5], [6, 6]).p
+  # Zero spread in both samples: no test is possible, so no p and no verdict
+  # (a p of 0 would call 5 vs 6 a certain difference on two runs each).
+  def test_samples_without_spread_cannot_be_tested
+    [[[5, 5], [5, 5]], [[5, 5], [6, 6]]].each do |a, b|
+      r = W.test(a, b)
+      assert r.no_variance?
+      assert_nil r.p
+      refute r.significant?
+    end
+    refute W.test([5, 5], [6, 7]).no_variance?, "spread on one side is enough"
   end
 end

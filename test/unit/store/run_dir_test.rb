@@ -4,20 +4,97 @@ require "test_helper"
 require "rackbench/store/run_dir"
 
 class RunDirTest < Minitest::Test
-  def test_appends_and_reads_back
-    dir = Rackbench::Store::RunDir.create(File.join(tmpdir, "run"))
-    dir.write_meta("plan" => { "trials" => 2 })
-    dir.append_trial("setup" => "thin", "rps" => 10.5)
-    dir.append_trial("setup" => "thin", "rps" => 11.5)
-    assert_equal [10.5, 11.5], dir.trials.map { |t| t["rps"] }
-    assert_equal 2, Rackbench::Store::RunDir.open(dir.path).meta.dig("plan", "trials")
+  def store
+    @store ||= Rackbench::Store::RunDir.create(File.join(tmpdir, "run")).tap { |d| d.write_meta("plan" => { "trials" => 2 }) }
   end
 
-  def test_a_line_cut_short_by_a_crash_is_skipped
-    dir = Rackbench::Store::RunDir.create(File.join(tmpdir, "run"))
-    dir.append_trial("setup" => "a")
-    File.write(File.join(dir.path, "trials.jsonl"), "{\"setup\":\"b", mode: "a")
-    assert_equal ["a"], dir.trials.map { |t| t["setup"] }
+  def trial(setup, rps = 1.0)
+    { "key" => "#{setup}|/x", "setup" => setup, "endpoint" => "/x", "rps" => rps }
+  end
+
+  def trials_file
+    File.join(store.path, "trials.jsonl")
+  end
+
+  def test_appends_and_reads_back
+    store.append_trial(trial("thin", 10.5))
+    store.append_trial(trial("thin", 11.5))
+    assert_equal [10.5, 11.5], store.trials.map { |t| t["rps"] }
+    assert_equal 2, Rackbench::Store::RunDir.open(store.path).meta.dig("plan", "trials")
+    assert_empty store.notices
+  end
+
+  def test_a_last_line_cut_short_by_a_crash_is_left_out_with_a_notice
+    store.append_trial(trial("a"))
+    File.write(trials_file, "{\"setup\":\"b", mode: "a")
+    assert_equal ["a"], store.trials.map { |t| t["setup"] }
+    assert_equal ["#{trials_file} line 2 was cut short (a crash while writing it) and is left out"], store.notices
+  end
+
+  def test_a_whole_last_record_without_its_newline_is_kept
+    File.write(trials_file, JSON.generate(trial("a")))
+    assert_equal ["a"], store.trials.map { |t| t["setup"] }
+    assert_empty store.notices
+  end
+
+  # A line that is not a record of its kind, anywhere but a cut-short end,
+  # is an error naming file and line, never skipped and never a crash.
+  def test_a_line_that_is_not_a_record_names_file_and_line
+    { "[]" => "is not a trial record ([])", "42" => "is not a trial record (42)",
+      "{\"key\":1}" => "is not a trial record ({\"key\":1})", "{oops" => "is not JSON" }.each do |line, what|
+      File.write(trials_file, "#{JSON.generate(trial('a'))}\n#{line}\n#{JSON.generate(trial('b'))}\n")
+      e = assert_raises(Rackbench::Error) { store.trials }
+      assert_equal "#{trials_file} line 2 #{what}", e.message[/\A.*line 2 [^;]*/].sub(/ \(".*/, "")
+      assert_match(/; fix or delete that line\z/, e.message)
+    end
+  end
+
+  def test_a_fragment_left_by_a_crash_is_moved_aside_before_the_next_append
+    store.append_trial(trial("a"))
+    File.write(trials_file, "{\"setup\":\"b\",\"en", mode: "a")
+    seen = []
+    store.on_notice = ->(text) { seen << text }
+    store.append_trial(trial("c"))
+    assert_equal %w[a c], store.trials.map { |t| t["setup"] }, "the record after the fragment is not lost"
+    aside = Dir[File.join(store.path, "trials.jsonl.fragment-*")]
+    assert_equal 1, aside.size
+    assert_equal "{\"setup\":\"b\",\"en", File.read(aside.first)
+    assert_equal 1, seen.size
+    assert_match(/trials.jsonl ended in a line cut short \(16 bytes.*moved it to trials.jsonl.fragment-/, seen.first)
+  end
+
+  # ENOSPC simulated by a file system that takes only part of the write
+  # (the real full disk is test/integration/full_disk_test.rb).
+  def test_a_failed_append_leaves_no_half_line
+    store.append_trial(trial("a"))
+    before = File.binread(trials_file)
+    lines = Rackbench::Store::JsonLines.new(trials_file, kind: "trial")
+    file = File.open(trials_file, "a")
+    def file.syswrite(text)
+      return super(text[0, 10]) unless @failed
+
+      raise Errno::ENOSPC
+    ensure
+      @failed = true
+    end
+    e = assert_raises(Errno::ENOSPC) { lines.send(:write_or_truncate, file, JSON.generate(trial("b")) + "\n", before.bytesize) }
+    file.close
+    assert_kind_of Errno::ENOSPC, e
+    assert_equal before, File.binread(trials_file)
+  end
+
+  def test_a_truncated_meta_is_a_clear_error
+    File.write(File.join(store.path, "meta.json"), "{\"plan\": {\"tri")
+    e = assert_raises(Rackbench::Error) { Rackbench::Store::RunDir.open(store.path).meta }
+    assert_match(/meta.json is cut short or not JSON; the run directory is damaged/, e.message)
+    File.write(File.join(store.path, "meta.json"), "[1]")
+    e = assert_raises(Rackbench::Error) { store.meta }
+    assert_match(/meta.json is not a JSON object/, e.message)
+  end
+
+  def test_warnings_are_stored
+    store.append_warning("at" => "now", "text" => "warm-up failed")
+    assert_equal ["warm-up failed"], store.warnings.map { |w| w["text"] }
   end
 
   def test_unwritable_directory_is_one_clear_error

@@ -43,6 +43,8 @@ module Rackbench
           lead = second.rps.median.to_f.positive? ? format("%+.0f%%", (best.rps.median / second.rps.median - 1) * 100) : "ahead"
           if test.nil?
             "#{lead} over #{h(second.setup)}, <span class=\"muted\">n&lt;2, cannot test</span>"
+          elsif test.no_variance?
+            "#{lead} over #{h(second.setup)}, <span class=\"muted\">#{Stats::Welch::NO_VARIANCE}</span>"
           elsif test.significant?
             "#{lead} over #{h(second.setup)} <span class=\"muted\">(Welch p #{p_text(test.p)})</span>"
           else

@@ -3,6 +3,7 @@
 require "json"
 require "fileutils"
 require_relative "../../error"
+require_relative "../../store/json_lines"
 
 module Rackbench
   module Search
@@ -30,14 +31,7 @@ module Rackbench
         end
 
         def log(row)
-          file = File.join(@store.path, FILE)
-          File.open(file, "a") do |f|
-            f.write(JSON.generate(row) + "\n")
-            f.flush
-            f.fsync
-          end
-        rescue SystemCallError => e
-          raise Error, "cannot append to #{file}: #{e.message.sub(/ @ .*| - .*/, '')}; the trials so far are kept in #{@store.path}"
+          self.class.lines(@store.path).append([row]) { |text| @store.notice(text) if @store.respond_to?(:notice) }
         end
 
         def recommend(recommendation)
@@ -54,15 +48,13 @@ module Rackbench
           raise Error, "cannot write the config file into #{@store.path}: #{e.message.sub(/ @ .*| - .*/, '')}"
         end
 
-        def self.rows(dir)
-          file = File.join(dir, FILE)
-          return [] unless File.file?(file)
+        # notice: called with a line saying a cut-short last line was left out.
+        def self.rows(dir, &notice)
+          lines(dir).read(&notice)
+        end
 
-          File.foreach(file).filter_map do |line|
-            JSON.parse(line)
-          rescue JSON::ParserError
-            nil
-          end
+        def self.lines(dir)
+          Store::JsonLines.new(File.join(dir, FILE), kind: "tune decision", required: %w[type])
         end
 
         def self.recommendation(dir)

@@ -197,7 +197,8 @@ module Rackbench
             mb = b.empty? ? nil : b.sum / b.size
             [name, { "a_mean" => ma&.round(2), "b_mean" => mb&.round(2),
                      "diff_pct" => ma && mb && ma.positive? ? ((mb - ma) / ma * 100).round(1) : nil,
-                     "p" => test&.p&.round(4), "significant" => test ? test.significant? : nil }]
+                     "p" => test&.p&.round(4), "significant" => test ? test.significant? : nil,
+                     "no_variance" => test&.no_variance? || nil }]
           end
         end
 

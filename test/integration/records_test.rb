@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+# Whole records: a stored trial's own figures agree with each other, and
+# closed-loop throughput is not biased by the trial's end.
+class RecordsTest < Minitest::Test
+  def run_plan(*args)
+    dir = File.join(tmpdir, "run")
+    status, _out, err = run_cli("run", *args, "-q", "-o", dir)
+    assert_equal 0, status, err
+    File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+  end
+
+  # requests / duration_s is the stored rps, duration_s is the engine's
+  # (about wrk's -d, not the sampler's span), errors are the engine's counts.
+  def assert_whole(trial, run_s: nil)
+    label = "#{trial['key']} (#{trial['throughput_method']})"
+    assert_in_delta trial["rps"], trial["requests"] / trial["duration_s"], trial["rps"] * 0.01, label
+    assert_equal Rackbench::Load::Result::ERROR_KINDS.sort, trial["errors"].keys.sort, label
+    assert_kind_of Hash, trial["sampler"], "the sampler's figures sit apart: #{label}"
+    assert_in_delta run_s, trial["duration_s"], 0.2, label if run_s
+  end
+
+  def test_every_stored_trial_satisfies_requests_over_duration_equals_rps
+    trials = run_plan("-s", "puma x1:2", "-e", "/hello", "-c", "1,4", "-d", "1", "--warmup", "1")
+    assert_equal 2, trials.size
+    trials.each do |t|
+      assert_equal "whole", t["throughput_method"], "a fast endpoint is counted over the whole run"
+      assert_whole(t, run_s: 1.0)
+      assert_operator t["requests"], :>, 100
+    end
+  end
+
+  # /pause/0.5 at c = 8 on Puma x2:5 (10 threads, no queueing): the law is
+  # c / latency = 8 / 0.5 s = 16 req/s. Counted over the whole 3 s run the
+  # requests in flight at the end are lost (about 40 / 3 = 13.3 req/s).
+  def test_closed_loop_throughput_on_a_slow_endpoint_follows_the_law
+    trial = run_plan("-s", "puma x2:5", "-e", "/pause/0.5", "-c", "8", "-d", "3", "--warmup", "1").first
+    assert_equal "window", trial["throughput_method"]
+    assert_whole(trial)
+    law = 8 / (trial.dig("latency_ms", "p50") / 1000.0)
+    assert_in_delta 16.0, law, 16.0 * 0.05, "p50 latency is the pause"
+    assert_in_delta law, trial["rps"], law * 0.05, "windowed throughput is c / latency"
+    whole = trial.dig("run", "requests") / trial.dig("run", "duration_s")
+    assert_operator whole, :<, law * 0.9, "the whole-run count this replaces was biased low"
+    assert_operator trial.dig("window", "start_s"), :<, trial.dig("window", "end_s")
+  end
+end
