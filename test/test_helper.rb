@@ -19,6 +19,30 @@ module Rackbench
       [status, out.string, err.string]
     end
 
+    # A test that needs an external tool (wrk, ab, siege, luajit, chromium,
+    # nginx, passenger): skipped where the tool is missing on a developer's
+    # machine, failed in CI (ENV["CI"], set by .ci/run), where bin/setup has
+    # installed everything and a skip would hide a broken setup.
+    # found: whether the tool is there (default: NAME is on PATH).
+    def require_tool!(name, found = TestHelpers.on_path?(name))
+      return if found
+
+      message = "#{name} is not installed (bin/setup installs it)"
+      flunk "#{message}; in CI every tool must be there" if ENV["CI"]
+      skip message
+    end
+
+    # In CI no test may skip: a skip there fails the test instead, so the run
+    # ends with zero skips or fails.
+    def skip(message = nil, location = caller_locations(1, 1).first)
+      flunk "skipped in CI: #{message}" if ENV["CI"]
+      super
+    end
+
+    def self.on_path?(name)
+      ENV.fetch("PATH", "").split(File::PATH_SEPARATOR).any? { |dir| File.executable?(File.join(dir, name)) }
+    end
+
     def tmpdir
       @tmpdirs ||= []
       Dir.mktmpdir("rackbench-test").tap { |d| @tmpdirs << d }

@@ -1,10 +1,12 @@
 # frozen_string_literal: true
 
 require "etc"
+require "uri"
 require_relative "error"
 require_relative "setup"
 require_relative "suggest"
 require_relative "scenario"
+require_relative "workload/arena"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -96,6 +98,7 @@ module Rackbench
       cfg[:health_path] = endpoint(cfg[:health_path]) unless cfg[:health_path].nil?
       check_scenario(cfg)
       check_url(cfg)
+      check_arena(cfg)
       cfg
     end
 
@@ -144,15 +147,50 @@ module Rackbench
       raise UsageError, "endpoint #{value.inspect} must be a path starting with /, e.g. --endpoint /hello"
     end
 
+    # --url as users write it: http://host:port, http://host:port/ or
+    # http://host:port/path?q=1. The base is kept in cfg[:url]; a path (or
+    # query) becomes the one endpoint; with neither, the endpoint is "/".
     def check_url(cfg)
       return if cfg[:url].nil?
 
-      unless cfg[:url].match?(%r{\Ahttps?://[^/\s]+\z})
-        raise UsageError, "--url #{cfg[:url].inspect} must be a base URL like http://127.0.0.1:3000 (endpoints come from --endpoint)"
+      base, target = split_url(cfg[:url])
+      unless cfg[:setups].empty?
+        raise UsageError, "--url benchmarks a server that is already running; drop --setup (got #{cfg[:setups].map(&:label).join(', ')})"
       end
-      return if cfg[:setups].empty?
 
-      raise UsageError, "--url benchmarks a server that is already running; drop --setup (got #{cfg[:setups].map(&:label).join(', ')})"
+      cfg[:url] = base
+      named = cfg[:endpoints].any? || cfg[:scenario]
+      if target && named
+        raise UsageError, "--url #{base}#{target} already names the endpoint #{target}; give the base URL #{base} " \
+                          "with --endpoint/--scenario, or drop them"
+      end
+      cfg[:endpoints] = [target || "/"] unless named
+    end
+
+    # [base, path-and-query or nil]
+    def split_url(text)
+      uri = URI.parse(text.to_s.strip)
+      raise URI::InvalidURIError unless uri.is_a?(URI::HTTP) && !uri.host.to_s.empty? && uri.fragment.nil?
+
+      base = "#{uri.scheme}://#{uri.host}:#{uri.port}"
+      target = uri.request_uri
+      [base, target == "/" ? nil : target]
+    rescue URI::InvalidURIError
+      raise UsageError, "--url #{text.inspect} must be an http:// URL like http://127.0.0.1:3000/ " \
+                        "or http://127.0.0.1:3000/posts?page=2"
+    end
+
+    # The built-in arena app serves a fixed catalogue: any other path is
+    # refused here, before a server boots.
+    def check_arena(cfg)
+      return unless cfg[:url].nil? && [nil, "arena"].include?(cfg[:app])
+
+      paths = cfg[:endpoints] + (cfg[:scenario] ? Scenario.parse(cfg[:scenario]).paths : []) + [cfg[:health_path]].compact
+      bad = paths.find { |path| !Workload::Arena.serves?(path) }
+      return if bad.nil?
+
+      raise UsageError, "the built-in arena app does not serve #{bad}; its endpoints: " \
+                        "#{Workload::Arena::CATALOGUE.join(', ')} (your own app: --app PATH)"
     end
 
     def flag(key)

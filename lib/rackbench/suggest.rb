@@ -8,8 +8,16 @@ module Rackbench
     module_function
 
     # Returns " (did you mean \"puma\"?)" or "" when nothing is close.
+    # DidYouMean's spell checker finds nothing for very short words ("rn"
+    # for "run"); then the one candidate a single edit away (Levenshtein
+    # distance 1) is offered, if exactly one is.
     def did_you_mean(word, candidates)
-      found = DidYouMean::SpellChecker.new(dictionary: candidates.map(&:to_s)).correct(word.to_s)
+      names = candidates.map(&:to_s)
+      found = DidYouMean::SpellChecker.new(dictionary: names).correct(word.to_s)
+      if found.empty?
+        near = names.select { |n| DidYouMean::Levenshtein.distance(n, word.to_s) == 1 }
+        found = near if near.size == 1
+      end
       found.empty? ? "" : " (did you mean #{found.first.inspect}?)"
     end
   end

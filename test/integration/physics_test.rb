@@ -43,6 +43,8 @@ class PhysicsTest < Minitest::Test
   def test_saturated_single_worker_uses_one_core
     trial = run_plan("-s", "puma x1:1", "-e", "/fibonacci/25", "-c", "2", "-d", "2").first
     assert_in_delta 100.0, trial.dig("cpu", "server_pct"), 20.0
-    refute_nil trial.dig("cpu", "client_pct"), "the load generator was sampled too"
+    # The load generator was sampled too: wrk's 2 connections waiting on a
+    # CPU-bound server take a small share of a core.
+    assert_includes 0.0..50.0, trial.dig("cpu", "client_pct"), "client CPU %: #{trial['cpu']}"
   end
 end

@@ -50,6 +50,9 @@ class RailsAppTest < Minitest::Test
     instance = Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter("puma", app: app), setup: setup,
                                                app: app.config_ru, port: Rackbench::Ports.free, dir: tmpdir,
                                                env: app.env, ready_path: "/health").start
+    maps = File.read("/proc/#{instance.child.pid}/maps")
+    assert_includes maps, File.join(App::RAILS_APP, "vendor", "bundle"),
+                    "the server runs on the Rails app's own bundle (bin/setup installs it in vendor/bundle)"
     res = get(instance, "/fibonacci/20")
     assert_equal 200, res.status
     assert_equal 6765, JSON.parse(res.body)["value"]

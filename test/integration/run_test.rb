@@ -71,6 +71,8 @@ end
 # With no setups, every installed server runs, scaled to the cores.
 class DefaultSetupsIntegrationTest < Minitest::Test
   def test_every_installed_server_runs_on_the_arena_app
+    require "rackbench/server"
+    require_tool!("passenger", Rackbench::Server.adapter("passenger").available?)
     dir = File.join(tmpdir, "run")
     status, out, err = run_cli("run", "-e", "/hello", "-c", "4", "-d", "1", "--warmup", "0", "-o", dir)
     assert_equal 0, status, err
@@ -95,6 +97,8 @@ end
 # "SERVER behind nginx": nginx started by rackbench as a reverse proxy.
 class NginxFrontIntegrationTest < Minitest::Test
   def test_thin_behind_nginx
+    require "rackbench/server/nginx_front"
+    require_tool!("nginx", !Rackbench::Server::NginxFront.version.nil?)
     dir = File.join(tmpdir, "run")
     status, out, err = run_cli("run", "-s", "thin behind nginx", "-e", "/server", "-c", "2", "-d", "1", "--warmup", "0",
                                "-o", dir)

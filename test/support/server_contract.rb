@@ -11,6 +11,12 @@ require "rackbench/server/http_probe"
 # server on the arena app, checks what it serves and which processes it has,
 # stops it, and checks nothing of it is left.
 module ServerContract
+  # Passenger comes from a Debian package (bin/setup): skipped where it is
+  # missing, failed in CI (require_tool!).
+  def setup
+    require_tool!(rb_setup.server, adapter.available?)
+  end
+
   def adapter
     Rackbench::Server.adapter(rb_setup.server)
   end

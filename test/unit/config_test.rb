@@ -39,7 +39,36 @@ class ConfigTest < Minitest::Test
 
   def test_url_mode_excludes_setups
     assert_match(/drop --setup/, assert_raises(Rackbench::UsageError) { build({ url: "http://127.0.0.1:3000", setups: ["thin"] }) }.message)
-    assert_match(/base URL/, assert_raises(Rackbench::UsageError) { build({ url: "127.0.0.1:3000" }) }.message)
+    assert_match(/must be an http:\/\/ URL like/, assert_raises(Rackbench::UsageError) { build({ url: "127.0.0.1:3000" }) }.message)
+  end
+
+  # The base is kept; a path and query become the endpoint; with neither
+  # (and no --endpoint) the endpoint is "/", not the arena's quick plan.
+  def test_url_as_users_write_it
+    { "http://127.0.0.1:3000" => ["/"], "http://127.0.0.1:3000/" => ["/"],
+      "http://127.0.0.1:3000/posts?page=2" => ["/posts?page=2"], "http://127.0.0.1:3000/?q=1" => ["/?q=1"] }.each do |url, endpoints|
+      cfg = build({ url: url })
+      assert_equal ["http://127.0.0.1:3000", endpoints], [cfg[:url], cfg[:endpoints]], url
+    end
+    assert_equal ["/a", "/b"], build({ url: "http://127.0.0.1:3000/", endpoints: ["/a", "/b"] })[:endpoints]
+    assert_equal [], build({ url: "http://127.0.0.1:3000", scenario: "/a:1,/b:2" })[:endpoints]
+    %w[http:///x ftp://127.0.0.1/ http://127.0.0.1:3000/#top].each do |url|
+      assert_raises(Rackbench::UsageError, url) { build({ url: url }) }
+    end
+    assert_equal build({ url: "http://127.0.0.1:3000/x" }), Rackbench::Config.load(Rackbench::Config.dump(build({ url: "http://127.0.0.1:3000/x" }))),
+                 "a stored config (--resume) builds the same plan"
+  end
+
+  def test_the_arena_refuses_an_endpoint_it_does_not_serve
+    %w[/hello /fibonacci/25 /pause/0.05 /hello?x=1 /random].each { |e| assert_equal [e], build({ endpoints: [e] })[:endpoints] }
+    ["/nope", "/fibonacci", "/hello/x", "/pi/", "/"].each do |e|
+      error = assert_raises(Rackbench::UsageError, e) { build({ endpoints: [e] }) }
+      assert_equal "the built-in arena app does not serve #{e}; its endpoints: /hello, /health, /fibonacci/:n, /template-render, " \
+                   "/pause/:seconds, /pause-and-render/:seconds, /network-io, /network-io-and-render, /pi/:digits, /server, " \
+                   "/random (your own app: --app PATH)", error.message
+    end
+    assert_raises(Rackbench::UsageError) { build({ health_path: "/healthz" }) }
+    assert_equal ["/anything"], build({ app: "some/config.ru", endpoints: ["/anything"] })[:endpoints], "a user's app serves its own paths"
   end
 
   def test_default_setups_scale_to_cores

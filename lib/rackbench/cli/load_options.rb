@@ -27,7 +27,7 @@ module Rackbench
         define_process(o, cli)
         o.on("--port N", "port the servers listen on (default: a free one per boot)") { |v| cli[:port] = v }
         o.on("--app PATH", "your app: a config.ru or a Rails root (built in: arena, the default, and rails)") { |v| cli[:app] = Workload::App.expand(v) }
-        o.on("--url URL", "benchmark a server already running at URL (no server management)") { |v| cli[:url] = v }
+        o.on("--url URL", "a server already running: http://HOST:PORT/ loads /, http://HOST:PORT/PATH?Q loads PATH?Q") { |v| cli[:url] = v }
         o.on("--pid PID", "with --url: the running server's pid") { |v| cli[:pid] = v }
         o.on("-o", "--out DIR", "run directory (default rackbench-runs/<timestamp>)") { |v| cli[:out] = Store::Target.expand(v) }
         o.on("--upstream-delay SECONDS", "delay of the /network-io upstream stub (default 0.1)") { |v| cli[:upstream_delay] = v }

@@ -9,11 +9,25 @@ module Rackbench
       # Endpoints that keep a core busy; the runner cools down after their levels.
       CPU_HEAVY = %r{\A/(fibonacci|template-render|pi|pause-and-render|network-io-and-render|random)\b}.freeze
       UPSTREAM = %r{\A/network-io}.freeze
+      # The endpoints the arena serves, as the README writes them: its
+      # router's names (arena/app.rb ROUTES; a test keeps the two in step),
+      # ":param" for the one path segment a route takes. Checked before any
+      # server boots (Config), so a typo is refused with this list.
+      CATALOGUE = %w[/hello /health /fibonacci/:n /template-render /pause/:seconds /pause-and-render/:seconds
+                     /network-io /network-io-and-render /pi/:digits /server /random].freeze
 
       module_function
 
       def cpu_heavy?(endpoint)
         CPU_HEAVY.match?(endpoint)
+      end
+
+      # Whether the arena routes PATH (a query string is allowed; a route's
+      # parameter is checked by the endpoint itself, which answers 400).
+      def serves?(path)
+        name, param = path.to_s.split("?", 2).first.delete_prefix("/").split("/", 2)
+        route = CATALOGUE.find { |e| e.split("/")[1] == name }
+        !route.nil? && route.count("/") == (param.nil? ? 1 : 2) && param != ""
       end
 
       def needs_upstream?(endpoints)

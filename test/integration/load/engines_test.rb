@@ -42,8 +42,7 @@ class EnginesAgreeTest < Minitest::Test
   EXPECTED_RPS = CONCURRENCY / PAUSE_S
 
   def test_the_same_setup_measured_by_all_three_engines
-    missing = ENGINES.reject { |_, engine| engine.available? }.keys
-    skip "not installed: #{missing.join(', ')} (bin/setup installs them)" unless missing.empty?
+    ENGINES.each { |name, engine| require_tool!(name, engine.available?) }
 
     results = with_arena do |server|
       ENGINES.to_h do |name, engine|
@@ -78,7 +77,7 @@ module RealEngineContract
   attr_reader :url
 
   def setup
-    skip "#{engine.name} is not installed (bin/setup installs it)" unless engine.available?
+    require_tool!(engine.name, engine.available?)
   end
 
   def around_contract_run

@@ -41,7 +41,7 @@ class OpenLoopStallTest < Minitest::Test
   STALL_MS = 1000 * STALL[:pause]
 
   def setup
-    skip "wrk is not installed (bin/setup installs it)" unless Rackbench::Load::Wrk.new.available?
+    require_tool!("wrk", Rackbench::Load::Wrk.new.available?)
     @instance = Rackbench::Server::Instance.new(
       adapter: Rackbench::Server.adapter("puma"), setup: Rackbench::Setup.parse("puma x1:4"),
       app: Rackbench::Workload::Arena::CONFIG_RU, port: Rackbench::Ports.free, dir: tmpdir,

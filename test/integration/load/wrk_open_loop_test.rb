@@ -17,7 +17,7 @@ class WrkOpenLoopIntegrationTest < Minitest::Test
   RATE = 200
 
   def setup
-    skip "wrk is not installed (bin/setup installs it)" unless engine.available?
+    require_tool!("wrk", engine.available?)
   end
 
   def engine

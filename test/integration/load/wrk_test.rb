@@ -20,7 +20,7 @@ class WrkIntegrationTest < Minitest::Test
   BOOT_TIMEOUT_S = 20
 
   def setup
-    skip "wrk is not installed (bin/setup installs it)" unless engine.available?
+    require_tool!("wrk", engine.available?)
   end
 
   def engine

@@ -19,10 +19,7 @@ class HtmlBrowserTest < Minitest::Test
 
   def setup
     @binary = Rackbench::HeadlessChromium.binary
-    return if @binary
-
-    flunk "chromium is not installed; bin/setup installs it" if ENV["CI"]
-    skip "chromium is not installed (bin/setup installs it)"
+    require_tool!("chromium", !@binary.nil?)
   end
 
   def browser

@@ -48,10 +48,19 @@ class CliRunTest < Minitest::Test
       [%w[run --concurency 1], /unknown option --concurency \(did you mean "--concurrency"\?\)/],
       [%w[run --engine wrx], /unknown load engine "wrx" \(did you mean "wrk"\?\)/],
       [%w[runn], /unknown command "runn" \(did you mean "run"\?\)/],
+      [%w[rn], /unknown command "rn" \(did you mean "run"\?\)/],
+      [%w[run -e /fibonaci/25], %r{the built-in arena app does not serve /fibonaci/25; its endpoints: /hello, .*/fibonacci/:n}],
+      [%w[run --scenario /hello:3,/nope:1], %r{does not serve /nope; its endpoints: }],
+      [%w[run --url 127.0.0.1:3000], /--url "127.0.0.1:3000" must be an http:\/\/ URL/],
+      [%w[run --url http://127.0.0.1:9/a -e /b], %r{--url http://127.0.0.1:9/a already names the endpoint /a}],
       [%w[run --app /nonexistent/config.ru], /--app .* must be a config.ru file/]
     ].each do |argv, message|
-      status, _out, err = run_cli(*argv)
+      out_dir = File.join(tmpdir, "run")
+      spawned = Rackbench::ProcessControl::Registry.history.size
+      status, _out, err = run_cli(*argv, *(argv.first == "run" ? ["-o", out_dir] : []))
       assert_equal 2, status, "#{argv.inspect}: #{err}"
+      refute File.exist?(out_dir), "#{argv.inspect} left a run directory behind"
+      assert_equal spawned, Rackbench::ProcessControl::Registry.history.size, "#{argv.inspect} started a process"
       assert_match message, err
       assert_equal 1, err.lines.size, "#{argv.inspect} printed #{err.inspect}"
       assert err.start_with?("Error: ")

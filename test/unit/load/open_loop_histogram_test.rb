@@ -15,7 +15,7 @@ class OpenLoopHistogramTest < Minitest::Test
   PERCENTILES = [1, 25, 50, 75, 90, 99, 99.9, 99.99, 100].freeze
 
   def setup
-    skip "luajit is not installed (bin/setup installs it)" unless luajit
+    require_tool!("luajit", !luajit.nil?)
   end
 
   # Values spread over 1 µs .. 100 s, 0.1% apart: each recorded alone, reported as its bucket's midpoint.

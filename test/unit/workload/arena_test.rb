@@ -5,6 +5,7 @@ require "minitest/mock"
 require "json"
 require "rack"
 require_relative "../../../lib/rackbench/workload/upstream"
+require_relative "../../../lib/rackbench/workload/arena"
 
 # The arena app through its real config.ru, wrapped in Rack::Lint so every
 # response is also checked against the Rack 3 SPEC.
@@ -213,5 +214,22 @@ class ArenaTest < Minitest::Test
     assert_equal 200, response.status
     assert_equal "", response.body
     assert_equal "14", response.headers["content-length"]
+  end
+
+  # The catalogue rackbench checks endpoints against before a server boots
+  # is the router's: the same names, a parameter where the route takes one,
+  # and every catalogue entry (with a parameter filled in) is served.
+  def test_the_catalogue_is_the_routers
+    routes = Arena::App::ROUTES.to_h { |name, route| [name, route.param] }
+    catalogue = Arena::CATALOGUE.to_h { |e| [e.split("/")[1], e.count("/") == 2] }
+    assert_equal routes, catalogue
+    examples = { ":n" => "20", ":seconds" => "0.01", ":digits" => "10" }
+    Arena::CATALOGUE.each do |entry|
+      path = entry.sub(/:\w+/) { |param| examples.fetch(param) }
+      assert Arena.serves?(path), path
+      with_env("RACKBENCH_UPSTREAM_URL" => nil) do
+        refute_equal 404, request(path).status, "#{path} is routed" unless path.start_with?("/network-io")
+      end
+    end
   end
 end
