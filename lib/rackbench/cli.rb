@@ -40,8 +40,7 @@ module Rackbench
       else dispatch(command, argv, out, err, env)
       end
     rescue Interrupted => e
-      err.puts "Interrupted by SIG#{Signal.signame(e.signo)}#{RUNS.include?(command) ? ': servers stopped' : ''}#{kept(e, command)}"
-      128 + e.signo
+      interrupted(e, command, err)
     rescue UsageError => e
       err.puts "Error: #{e.message}"
       2
@@ -52,6 +51,15 @@ module Rackbench
       0
     rescue StandardError => e
       crash(e, err)
+    end
+
+    # 128 + signal number, also when the terminal is gone (SIGHUP: writing
+    # to it fails with EIO).
+    def interrupted(error, command, err)
+      err.puts "Interrupted by SIG#{Signal.signame(error.signo)}#{RUNS.include?(command) ? ': servers stopped' : ''}#{kept(error, command)}"
+      128 + error.signo
+    rescue IOError, SystemCallError
+      128 + error.signo
     end
 
     # Where the completed trials are, and how to go on: a run resumes; a

@@ -40,6 +40,13 @@ class InterruptsTest < Minitest::Test
     assert_equal "DEFAULT", Signal.trap("HUP", before || "DEFAULT"), "the guard put the previous handler back"
   end
 
+  def test_a_hang_up_exits_129_though_the_terminal_is_gone
+    require "rackbench/cli"
+    gone = Object.new
+    def gone.puts(*) = raise(Errno::EIO)
+    assert_equal 129, Rackbench::CLI.interrupted(Rackbench::Interrupted.new(1), "run", gone)
+  end
+
   # A child that ignores TERM stops slowly (KILL after the timeout); a second
   # signal meanwhile KILLs its group at once instead of raising again.
   def test_a_second_signal_during_a_slow_stop_kills_the_group_instead_of_raising
