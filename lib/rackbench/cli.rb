@@ -3,6 +3,7 @@
 require_relative "error"
 require_relative "suggest"
 require_relative "version"
+require_relative "cli/interrupts"
 require "tmpdir"
 
 module Rackbench
@@ -21,11 +22,17 @@ module Rackbench
       "tune" => "find the best server x workers x threads for one endpoint within an SLO and a memory budget",
       "doctor" => "check this machine before benchmarking (wrk, cores, limits, load)"
     }.freeze
+    RUNS = %w[run capacity tune].freeze # the commands that start servers
 
     module_function
 
+    # SIGINT, SIGTERM and SIGHUP are guarded for the whole call, the final
+    # cleanup and the report included (CLI::Interrupts).
     def call(argv, out: $stdout, err: $stderr, env: ENV)
-      argv = argv.dup
+      Interrupts.guard(err: err) { run_command(argv.dup, out, err, env) }
+    end
+
+    def run_command(argv, out, err, env)
       command = argv.shift
       case command
       when nil, "help", "-h", "--help" then out.puts(usage) || 0
@@ -33,13 +40,12 @@ module Rackbench
       else dispatch(command, argv, out, err, env)
       end
     rescue Interrupted => e
-      err.puts "Interrupted by SIG#{Signal.signame(e.signo)}: servers stopped#{kept(e)}"
-      128 + e.signo
+      interrupted(e, command, err)
     rescue UsageError => e
       err.puts "Error: #{e.message}"
       2
     rescue Error => e
-      err.puts "Error: #{e.message}#{kept(e)}"
+      err.puts "Error: #{e.message}#{kept(e, command)}"
       1
     rescue Errno::EPIPE
       0
@@ -47,8 +53,21 @@ module Rackbench
       crash(e, err)
     end
 
-    def kept(error)
-      error.run_dir ? "; completed trials are kept in #{error.run_dir} (rackbench run --resume #{error.run_dir})" : ""
+    # 128 + signal number, also when the terminal is gone (SIGHUP: writing
+    # to it fails with EIO).
+    def interrupted(error, command, err)
+      err.puts "Interrupted by SIG#{Signal.signame(error.signo)}#{RUNS.include?(command) ? ': servers stopped' : ''}#{kept(error, command)}"
+      128 + error.signo
+    rescue IOError, SystemCallError
+      128 + error.signo
+    end
+
+    # Where the completed trials are, and how to go on: a run resumes; a
+    # capacity search or a tune does not, but its report shows what it measured.
+    def kept(error, command)
+      dir = error.run_dir or return ""
+      go_on = command == "run" ? "rackbench run --resume #{dir}" : "rackbench report #{dir} shows them"
+      "; completed trials are kept in #{dir} (#{go_on})"
     end
 
     # A bug in rackbench: still one line on the terminal; the backtrace goes

@@ -23,13 +23,17 @@ module Rackbench
     end
   end
 
-  # The run was interrupted by a signal; status is 128 + signal number.
-  class Interrupted < Error
-    attr_reader :signo
+  # The run was interrupted by a signal (SIGINT, SIGTERM, SIGHUP); the CLI
+  # exits 128 + signal number. A SignalException, not an Error: no phase that
+  # rescues Error or StandardError (a failed warm-up, a failed boot) can
+  # swallow it, so it always reaches the CLI; if it ever escaped, Ruby would
+  # still end the process by that signal.
+  class Interrupted < SignalException
+    # The run directory that keeps the trials completed before the signal.
+    attr_accessor :run_dir
 
     def initialize(signo)
-      @signo = signo
-      super("interrupted by SIG#{Signal.signame(signo)}")
+      super(signo, "interrupted by SIG#{Signal.signame(signo)}")
     end
   end
 end

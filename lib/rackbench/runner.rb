@@ -7,6 +7,7 @@ require_relative "workload/arena"
 require_relative "workload/upstream_stub"
 require_relative "workload/app"
 require_relative "runner/session"
+require_relative "test_seam"
 
 module Rackbench
   # Runs a plan: for each (repetition, setup) in the plan's schedule, one
@@ -45,6 +46,7 @@ module Rackbench
           next if trials.empty?
 
           Session.new(setup: setup, repetition: rep, trials: trials, context: context(env)).call
+          TestSeam.hold(:between_setups)
         end
       end
       @listener.run_finished(@store)

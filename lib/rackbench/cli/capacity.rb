@@ -2,7 +2,6 @@
 
 require_relative "command"
 require_relative "load_options"
-require_relative "interrupts"
 require_relative "../config"
 require_relative "../plan"
 require_relative "../runner"
@@ -48,11 +47,11 @@ module Rackbench
                          ))
         listener = run_listener(store, quiet: plan.config[:quiet])
         @err.puts "rackbench capacity: SLO #{slo.describe}; run directory #{store.path}"
-        knees = Interrupts.guard { search_all(plan, store, listener, slo, search) }
+        knees = search_all(plan, store, listener, slo, search)
         Rackbench::Report::CapacityText.new(store.capacity, io: @out).render
         @err.puts "Report: #{Rackbench::Report::Html.write(store)}"
         knees.compact.size == knees.size ? 0 : 1
-      rescue Error => e
+      rescue Error, Interrupted => e
         e.run_dir ||= store&.path if store&.trials&.any?
         raise
       ensure

@@ -16,7 +16,7 @@ require_relative "../report/table"
 require_relative "../report/html"
 require_relative "../suites/findings"
 require_relative "../process/registry"
-require_relative "interrupts"
+require_relative "../test_seam"
 require_relative "servers"
 require_relative "load_options"
 
@@ -45,10 +45,11 @@ module Rackbench
         store ||= new_store(plan.config[:out]).tap { |s| s.write_meta(meta_for(plan, engine, s)) }
         listener = run_listener(store, quiet: plan.config[:quiet])
         listener.run_started(store.meta)
-        Interrupts.guard { Runner.new(plan: plan, store: store, engine: engine, listener: listener).call }
+        Runner.new(plan: plan, store: store, engine: engine, listener: listener).call
         Rackbench::Report::Table.new(store.trials, setups: store.setups, io: @out).render
         Rackbench::Suites::Findings.report(store, io: @out)
         @err.puts "Run directory: #{store.path}"
+        TestSeam.hold(:report, err: @err, env: @env)
         @err.puts "Report: #{Rackbench::Report::Html.write(store)}"
         failed?(store) ? 1 : 0
       rescue Errno::ENOSPC, Errno::EDQUOT => e
@@ -56,7 +57,7 @@ module Rackbench
         error = Error.new("the disk is full (#{Store.reason(e)}); free space and run again")
         error.run_dir = store&.path if store&.trials&.any?
         raise error
-      rescue Error => e
+      rescue Error, Interrupted => e
         e.run_dir ||= store&.path if store&.trials&.any?
         raise
       ensure

@@ -3,7 +3,6 @@
 require "etc"
 require_relative "command"
 require_relative "load_options"
-require_relative "interrupts"
 require_relative "../config"
 require_relative "../plan"
 require_relative "../load"
@@ -72,12 +71,15 @@ module Rackbench
         listener = run_listener(store, quiet: plan.config[:quiet])
         say = plan.config[:quiet] ? nil : ->(line) { @err.puts line }
         @err.puts "rackbench tune: run directory #{store.path}" unless plan.config[:quiet]
-        rec = Interrupts.guard { search(plan, store, listener, slo, opts, say) }
+        rec = search(plan, store, listener, slo, opts, say)
         Rackbench::Report::TuneText.new(store.path, io: @out).render
         @out.puts "report: #{Rackbench::Report::Html.write(store)}"
         raise Error, rec["reason"] unless rec["setup"]
 
         0
+      rescue Interrupted => e
+        e.run_dir ||= store&.path if store&.trials&.any?
+        raise
       ensure
         ProcessControl::Registry.stop_all
         store&.unlock

@@ -24,8 +24,8 @@ module Rackbench
         opts = { pgroup: true, in: File::NULL, out: [log_path, "a"], err: %i[child out],
                  unsetenv_others: unsetenv_others, close_others: true }
         opts[:chdir] = chdir if chdir
-        # An interrupt (SIGINT/SIGTERM raised into this thread) waits until
-        # the child is registered, so the stop-everything path always sees it.
+        # An interrupt (a signal raised into this thread) waits until the
+        # child is registered, so the stop-everything path always sees it.
         Thread.handle_interrupt(Object => :never) do
           pid = Process.spawn(env, *argv, **opts)
           new(pid, argv, log_path)
@@ -72,18 +72,22 @@ module Rackbench
       # any descendant that escaped the group and outlived its parent.
       # also: process entries (Sampling::ProcessTree::Entry) known to belong to
       # this child though outside its tree, e.g. a daemonized watchdog.
+      # An interrupt arriving meanwhile waits until the stop is done (a second
+      # one KILLs the group, which ends the wait early: CLI::Interrupts).
       def stop(sig = "TERM", timeout: 10, also: [])
-        escaped = (Sampling::ProcessTree.descendants(@pid) + also).reject { |e| e.pgid == @pid || e.pid == @pid }
-        Registry.remember(escaped)
-        if alive?
-          signal(sig)
-          signal("KILL") unless wait(timeout)
-          wait(5)
+        Thread.handle_interrupt(Interrupted => :never) do
+          escaped = (Sampling::ProcessTree.descendants(@pid) + also).reject { |e| e.pgid == @pid || e.pid == @pid }
+          Registry.remember(escaped)
+          if alive?
+            signal(sig)
+            signal("KILL") unless wait(timeout)
+            wait(5)
+          end
+          drain_group(timeout)
+          kill_survivors(escaped)
+          Registry.delete(self)
+          @status
         end
-        drain_group(timeout)
-        kill_survivors(escaped)
-        Registry.delete(self)
-        @status
       end
 
       def exit_summary

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../sampling/process_tree"
+require_relative "../error"
 
 module Rackbench
   module ProcessControl
@@ -40,8 +41,36 @@ module Rackbench
       end
 
       # Stops the newest first (a load generator before the server it loads).
+      # An interrupt arriving meanwhile waits until all are stopped.
       def stop_all(timeout: 5)
-        live.reverse_each { |child| child.stop("TERM", timeout: timeout) }
+        Thread.handle_interrupt(Interrupted => :never) do
+          live.reverse_each { |child| child.stop("TERM", timeout: timeout) }
+        end
+      end
+
+      # True while some child has not been stopped. Lock-free, for a trap
+      # handler (see kill_all).
+      def any_live?
+        !@children.empty?
+      end
+
+      # KILLs every live child's process group, every descendant that left its
+      # group, and every remembered process still alive (daemonized parts), at
+      # once: a repeated interrupt. Called from a trap handler, where a Mutex
+      # cannot be locked, so it reads copies of the lists without @lock (a
+      # copy of an Array is atomic under the GVL); stop/reaping stays with the
+      # main thread's unwinding.
+      def kill_all
+        children = @children.dup
+        strays = children.flat_map { |child| Sampling::ProcessTree.descendants(child.pid) }
+        children.each { |child| child.signal("KILL") unless child.status }
+        (strays + @history.dup).each do |entry|
+          next if entry.pid == Process.pid || !Sampling::ProcessTree.alive?(entry)
+
+          Process.kill("KILL", entry.pid)
+        rescue Errno::ESRCH, Errno::EPERM
+          nil
+        end
       end
     end
   end

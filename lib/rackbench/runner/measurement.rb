@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../clock"
+require_relative "../error"
 require_relative "trial_record"
 require_relative "sampling"
 require_relative "health_check"
@@ -50,8 +51,8 @@ module Rackbench
         begin
           result = drive(log)
         ensure
-          summary = sampler&.stop
-          checks = health&.stop
+          # Both threads end, even on a signal meanwhile.
+          summary, checks = Thread.handle_interrupt(Interrupted => :never) { [sampler&.stop, health&.stop] }
         end
         record = TrialRecord.build(@trial, result, started_at: started_at, log: File.basename(log),
                                                    verification: @verification)

@@ -56,8 +56,10 @@ module Rackbench
         fail_setup(e)
         nil
       ensure
-        @front&.stop
-        @instance&.stop
+        Thread.handle_interrupt(Interrupted => :never) do # both are stopped, even on a signal meanwhile
+          @front&.stop
+          @instance&.stop
+        end
       end
 
       # One trial on the running server: stored, reported, returned. A search

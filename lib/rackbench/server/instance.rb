@@ -77,11 +77,13 @@ module Rackbench
         @child&.alive? || false
       end
 
+      # An interrupt arriving meanwhile waits until the stop is done.
       def stop
         return unless @child
 
-        also = processes
-        @child.stop(@adapter.graceful_signal, timeout: @stop_timeout, also: also)
+        Thread.handle_interrupt(Interrupted => :never) do
+          @child.stop(@adapter.graceful_signal, timeout: @stop_timeout, also: processes)
+        end
       end
 
       def log_tail(lines = 15)

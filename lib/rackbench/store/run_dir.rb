@@ -192,8 +192,9 @@ module Rackbench
         File.rename(tmp, target)
         target
       rescue SystemCallError => e
-        File.delete(tmp) if tmp && File.exist?(tmp)
         raise Error, "cannot write #{target}: #{Store.reason(e)}; free space or choose another --out"
+      ensure # a full disk or a signal leaves no half-written file behind
+        File.delete(tmp) if tmp && File.exist?(tmp)
       end
 
       private
