@@ -49,7 +49,7 @@ module Rackbench
 
       # What to do when the server is missing (one line).
       def install_hint
-        return "add `gem \"#{gem_name}\"` to #{@app.gemfile} and run bundle install" if @app&.bundled?
+        return bundle_hint if @app&.bundled?
 
         "run bin/setup (rackbench's Gemfile lists #{gem_name})"
       end
@@ -87,6 +87,16 @@ module Rackbench
       end
 
       private
+
+      # A Gemfile that names the server but was never installed (no lock
+      # file, or a lock file without it) needs the app's own setup first.
+      def bundle_hint
+        root = File.dirname(@app.gemfile)
+        return "its Gemfile has no Gemfile.lock yet: run `bundle install` in #{root} (the app's own setup) first" unless @app.locked?
+        return "its Gemfile names #{gem_name} but Gemfile.lock lacks it: run `bundle install` in #{root}" if @app.names_gem?(gem_name)
+
+        "add `gem \"#{gem_name}\"` to #{@app.gemfile} and run bundle install"
+      end
 
       def ruby
         RbConfig.ruby
