@@ -57,4 +57,17 @@ class RealAppsTest < Minitest::Test
     refute_match(/\bfrom \S+:\d+:in/, row["reason"])
     assert_match(%r{see \S+/server\.log\z}, row["reason"])
   end
+
+  # Passenger serves its own error page and starts no worker: the message
+  # quotes why, and the run does not wait out the boot timeout (60 s).
+  def test_a_passenger_app_that_fails_to_load_says_why_at_once
+    require "rackbench/server"
+    skip "passenger is not installed" unless Rackbench::Server.adapter("passenger").available?
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    status, out, = run_quick("--app", File.join(APPS, "raising"), "-s", "passenger x1")
+    assert_equal 1, status
+    assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 30
+    assert_match(/found 0 of 1 worker processes after boot \(the app did not start in them: .*database configuration does not specify adapter/,
+                 read_jsonl(out, "setups.jsonl").last["reason"])
+  end
 end

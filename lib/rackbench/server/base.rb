@@ -17,6 +17,7 @@ module Rackbench
 #   env(setup)              extra environment for the server process
     #   worker?(entry, master_pid)  is this descendant a worker process?
 #   extra_roots(dir)        pids of daemonized parts outside the spawned tree
+    #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
     #   expected_workers(setup) how many worker processes a booted setup has
     #
     # Adapters only describe a server; Server::Instance boots and stops it.
@@ -79,6 +80,12 @@ module Rackbench
       # (daemonized agents), read from files the server wrote into dir.
       def extra_roots(_dir)
         []
+      end
+
+      # True when the server's log says its workers will not start (the app
+      # failed to load in them and the server does not retry on its own).
+      def spawn_failed?(_log)
+        false
       end
 
       # True when the master process itself serves requests (no forked workers).

@@ -113,9 +113,17 @@ module Rackbench
         return if want.zero?
 
         deadline = [deadline, Clock.now + 10].max
-        sleep 0.1 until workers.size >= want || Clock.now > deadline || !@child.alive?
+        sleep 0.1 until workers.size >= want || Clock.now > deadline || !@child.alive? || gave_up?
         found = workers.size
         raise failed("found #{found} of #{want} worker processes after boot#{workers_why(found)}") if found < want
+      end
+
+      # The server's log says it will start no worker (Passenger: "Could not
+      # spawn process"), so waiting out the boot timeout would gain nothing.
+      def gave_up?
+        @adapter.spawn_failed?(File.read(log_path))
+      rescue Errno::ENOENT
+        false
       end
 
       # Workers that never came up are usually an app that fails to load in
