@@ -39,9 +39,11 @@ module Rackbench
       health_path: nil,      # a health check during every trial; nil: /health on the arena, none on other apps
       health_timeout: 2.0,   # a health check slower than this fails (and fails the capacity SLO)
       verify: true,          # check each endpoint's first responses before loading it
+      expect_status: nil,    # statuses verification accepts, e.g. [301]; nil: any 2xx
       quiet: false
     }.freeze
 
+    BUILT_IN_APPS = %w[arena rails].freeze # --app names that are not paths (Workload::App)
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
     NUMBERS = %i[duration warmup cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
                  health_timeout].freeze
@@ -96,6 +98,7 @@ module Rackbench
       cfg[:setups] = Array(cfg[:setups]).map { |s| s.is_a?(Setup) ? s : Setup.parse(s) }
       cfg[:endpoints] = Array(cfg[:endpoints]).map { |e| endpoint(e) }
       cfg[:health_path] = endpoint(cfg[:health_path]) unless cfg[:health_path].nil?
+      cfg[:expect_status] = statuses(cfg[:expect_status]) unless cfg[:expect_status].nil?
       check_scenario(cfg)
       check_url(cfg)
       check_arena(cfg)
@@ -138,6 +141,17 @@ module Rackbench
       return n if n && n >= 1 && (max.nil? || n <= max)
 
       raise UsageError, "#{flag(key)} must be a whole number from 1#{max ? " to #{max}" : ''} (got #{value.inspect})"
+    end
+
+    # --expect-status 301 or 301,302: statuses wrk counts as answers (it
+    # counts 400 and above as errors, so those cannot be expected).
+    def statuses(value)
+      codes = Array(value).flatten.flat_map { |v| v.to_s.split(",") }.map(&:strip)
+      parsed = codes.map { |c| Integer(c, 10, exception: false) }
+      return parsed if parsed.any? && parsed.all? { |c| c&.between?(200, 399) }
+
+      raise UsageError, "--expect-status must be HTTP statuses from 200 to 399, e.g. 301 or 301,302 (got #{value.inspect}); " \
+                        "wrk counts 400 and above as errors"
     end
 
     def endpoint(value)

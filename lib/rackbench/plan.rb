@@ -41,7 +41,17 @@ module Rackbench
     def endpoints
       return [scenario.label] if scenario
 
-      config[:endpoints].empty? ? Config::QUICK_ENDPOINTS : config[:endpoints]
+      return config[:endpoints] if config[:endpoints].any?
+
+      own_app? ? [OWN_APP_ENDPOINT] : Config::QUICK_ENDPOINTS
+    end
+
+    # Without --endpoint, the user's own app (--app PATH, or --url) is loaded
+    # at its root: the quick plan's endpoints are the built-in apps' paths.
+    OWN_APP_ENDPOINT = "/"
+
+    def own_app?
+      external? || !(config[:app].nil? || Config::BUILT_IN_APPS.include?(config[:app]))
     end
 
     # The weighted scenario (its label stands as the one endpoint), or nil.

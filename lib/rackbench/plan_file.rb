@@ -19,7 +19,7 @@ module Rackbench
   # Every setting of Config::DEFAULTS is a keyword; setup and endpoint may be
   # repeated (the plural forms take lists).
   class PlanFile
-    LISTS = { setup: :setups, endpoint: :endpoints, concurrency: :concurrency }.freeze
+    LISTS = { setup: :setups, endpoint: :endpoints, concurrency: :concurrency, expect_status: :expect_status }.freeze
 
     def self.load(path)
       text = File.read(path)
@@ -68,6 +68,10 @@ module Rackbench
 
     def concurrency(*levels)
       add(:concurrency, levels)
+    end
+
+    def expect_status(*codes)
+      add(:expect_status, codes)
     end
 
     alias setups setup

@@ -9,13 +9,16 @@ module Rackbench
   # each endpoint are checked, so a setup that serves errors or wrong answers
   # fails with the reason instead of posting a fast, meaningless number.
   #
-  # The arena's endpoints are checked for content (fibonacci's value, pi's
-  # digits, /server naming the server under test), and so are those of a
-  # response carrying WORKLOAD_HEADER (the built-in Rails app, which answers
-  # as the arena does); any other endpoint (the user's app, --url) for a
-  # status below 400. What is learnt about the responses (close-delimited
-  # bodies, Connection: close) is returned so the runner can classify wrk's
-  # errors.
+  # Every endpoint must answer 2xx, or one of the statuses the user expects
+  # (--expect-status): a redirect is not the page (a Rails app in production
+  # with force_ssl answers every http request with a 301 to https, and wrk
+  # would time those instead of the pages). The arena's endpoints are then
+  # checked for content (fibonacci's value, pi's digits, /server naming the
+  # server under test), and so are those of a response carrying
+  # WORKLOAD_HEADER (the built-in Rails app, which answers as the arena
+  # does). What is learnt about the responses (close-delimited bodies, no
+  # keep-alive) is returned so the runner can classify wrk's errors; the
+  # probe asks for keep-alive as wrk does (Server::HttpProbe).
   class Verify
     ATTEMPTS = 3
     WORKLOAD_HEADER = "x-rackbench-workload"
@@ -25,13 +28,16 @@ module Rackbench
       end
     end
 
-    def initialize(host:, port:, server: nil, arena: true, upstream_bytes: nil, timeout: 30)
+    def initialize(host:, port:, server: nil, arena: true, upstream_bytes: nil, timeout: 30, expect_status: nil,
+                   server_log: nil)
       @host = host
       @port = port
       @server = server
       @arena = arena
       @upstream_bytes = upstream_bytes
       @timeout = timeout
+      @expect = expect_status
+      @server_log = server_log
     end
 
     # Returns an Outcome; raises SetupFailed with the reason on a wrong answer.
@@ -51,8 +57,9 @@ module Rackbench
     private
 
     def check(endpoint, res)
-      return "status #{res.status}: #{res.body.to_s.lines.first.to_s.strip[0, 120]}" if res.status >= 400
-      return nil unless @arena || res.headers.to_h.key?(WORKLOAD_HEADER)
+      problem = Status.problem(res, expect: @expect, server_log: @server_log)
+      return problem if problem
+      return nil unless res.status.between?(200, 299) && (@arena || res.headers.to_h.key?(WORKLOAD_HEADER))
 
       path = endpoint.split("?").first
       ArenaChecks.problem(path, res, server: @server, upstream_bytes: @upstream_bytes)
@@ -64,3 +71,4 @@ module Rackbench
   end
 end
 require_relative "verify/arena_checks"
+require_relative "verify/status"

@@ -39,6 +39,7 @@ module ServerContract
     argv = adapter.argv(rb_setup, app: "/x/config.ru", port: 1234, dir: tmpdir)
     assert_kind_of Array, argv
     assert(argv.any? { |a| a.include?("1234") }, "the port is on the command line")
+    refute adapter.spawn_failed?(""), "an empty log says nothing failed"
   end
 
   def test_boots_serves_finds_workers_and_stops_clean

@@ -37,6 +37,15 @@ class ConfigTest < Minitest::Test
     assert_match(/--duration must be/, assert_raises(Rackbench::UsageError) { build({ duration: [1] }) }.message)
   end
 
+  def test_expect_status_is_a_list_of_answer_statuses
+    assert_nil build[:expect_status]
+    assert_equal [301], build({ expect_status: "301" })[:expect_status]
+    assert_equal [301, 302], build({ expect_status: ["301", "302"] })[:expect_status]
+    e = assert_raises(Rackbench::UsageError) { build({ expect_status: "404" }) }
+    assert_match(/--expect-status must be HTTP statuses from 200 to 399, e.g. 301 or 301,302 \(got "404"\); wrk counts 400/, e.message)
+    assert_raises(Rackbench::UsageError) { build({ expect_status: "moved" }) }
+  end
+
   def test_url_mode_excludes_setups
     assert_match(/drop --setup/, assert_raises(Rackbench::UsageError) { build({ url: "http://127.0.0.1:3000", setups: ["thin"] }) }.message)
     assert_match(/must be an http:\/\/ URL like/, assert_raises(Rackbench::UsageError) { build({ url: "127.0.0.1:3000" }) }.message)

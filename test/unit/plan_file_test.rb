@@ -45,6 +45,11 @@ class PlanFileTest < Minitest::Test
     assert_match(/--duration must be a number of seconds/, e.message)
   end
 
+  def test_expect_status_takes_one_or_more_codes
+    settings = Rackbench::PlanFile.load(write_plan("expect_status 301, 302\n"))
+    assert_equal [301, 302], Rackbench::Config.build(settings)[:expect_status]
+  end
+
   def test_missing_file_and_raising_file
     assert_match(/cannot read plan file/, assert_raises(Rackbench::UsageError) { Rackbench::PlanFile.load("/nonexistent/plan.rb") }.message)
     e = assert_raises(Rackbench::UsageError) { Rackbench::PlanFile.load(write_plan("\nraise 'boom'\n")) }

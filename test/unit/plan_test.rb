@@ -30,6 +30,13 @@ class PlanTest < Minitest::Test
     assert_equal Rackbench::Config.default_setups.size, p.setups.size
   end
 
+  def test_the_users_app_and_a_url_default_to_the_root
+    assert_equal ["/"], plan(app: "/srv/blog").endpoints, "--app PATH has no /hello"
+    assert_equal ["/"], plan(url: "http://127.0.0.1:3000").endpoints
+    assert_equal Rackbench::Config::QUICK_ENDPOINTS, plan(app: "rails").endpoints, "the built-in Rails app serves the arena's paths"
+    assert_equal ["/posts"], plan(app: "/srv/blog", endpoints: ["/posts"]).endpoints
+  end
+
   def test_external_url_is_one_unmanaged_setup
     p = plan(url: "http://127.0.0.1:3000", endpoints: ["/"])
     assert p.external?

@@ -57,3 +57,69 @@ class SloTest < Minitest::Test
     refute SLO.judge(record(p99: 100)).marginal
   end
 end
+
+require "rackbench/search/capacity"
+require "rackbench/setup"
+
+# A capacity level's verdict and the reason stored with it agree.
+class CapacityDecisionTest < Minitest::Test
+  Capacity = Rackbench::Search::Capacity
+  SLO = Rackbench::Search::Slo.new(p99_ms: 500, error_rate: 0.001)
+
+  # Answers each measure with the next scripted record.
+  FakeSession = Struct.new(:records, :measured) do
+    def measure(trial, context:)
+      (self.measured ||= []) << trial.repetition
+      records.shift.merge("key" => "k#{trial.repetition}")
+    end
+  end
+  FakeStore = Struct.new(:rows) { def append_capacity(row) = rows << row }
+
+  def record(p99)
+    { "latency_ms" => { "p99" => p99 }, "requests" => 1000, "error_total" => 0 }
+  end
+
+  def level(p99s)
+    store = FakeStore.new([])
+    ctx = Rackbench::Runner::Session::Context.new(store: store, config: {})
+    session = FakeSession.new(p99s.map { |p| record(p) })
+    trial = Rackbench::Plan::Trial.new(setup: Rackbench::Setup.parse("puma x1:1"), endpoint: "/", concurrency: 8, repetition: 1)
+    pass, detail = Capacity.new(context: ctx, slo: SLO).send(:level, session, "closed", trial, ctx)
+    [pass, detail, session.measured, store.rows.last]
+  end
+
+  def test_a_split_is_measured_a_third_time_and_the_reason_agrees
+    # 550 ms (marginal, fails), then 300 ms (clear pass): 1-1, so a third.
+    pass, detail, measured, row = level([550, 300, 560])
+    assert_equal [1, 2, 3], measured
+    refute pass
+    assert_equal "2 of 3 measurements failed: p99 560 ms over 500 ms", detail["reason"]
+    assert_equal [false, detail["reason"]], [row["pass"], row["reason"]]
+
+    pass, detail, = level([550, 300, 420])
+    assert pass
+    assert_equal "2 of 3 measurements passed: p99 420 ms within 500 ms", detail["reason"]
+  end
+
+  def test_one_clear_verdict_or_two_that_agree_decide
+    pass, detail, measured, = level([300])
+    assert pass
+    assert_equal [1], measured
+    assert_equal "p99 300 ms within 500 ms", detail["reason"]
+
+    pass, detail, measured, = level([450, 480])
+    assert pass
+    assert_equal [1, 2], measured
+    assert_equal "2 of 2 measurements passed: p99 480 ms within 500 ms", detail["reason"]
+  end
+
+  def test_every_decision_states_a_reason_of_its_own_side
+    v = Rackbench::Search::Slo::Verdict
+    [[true, false], [false, true], [true, false, false], [false, true, true]].each do |passes|
+      verdicts = passes.map { |p| v.new(pass: p, reason: p ? "within" : "over", marginal: true) }
+      pass, reason = Capacity.decision(verdicts)
+      assert_match(pass ? /within\z/ : /over\z/, reason, passes.inspect)
+    end
+    refute Capacity.decided?([v.new(pass: true, marginal: false), v.new(pass: false, marginal: false)]), "1-1 is undecided"
+  end
+end

@@ -37,3 +37,69 @@ class VerifyTest < Minitest::Test
     refute res("x").close_delimited?
   end
 end
+
+# What verification says of a status that is not the page.
+class VerifyStatusTest < Minitest::Test
+  Res = Rackbench::Server::HttpProbe::Response
+
+  def res(status, body: "", headers: {})
+    Res.new(status: status, content_type: headers["content-type"].to_s, body: body, headers: headers, http_version: "1.1")
+  end
+
+  def problem(response, **opts)
+    Rackbench::Verify::Status.problem(response, **opts)
+  end
+
+  def test_a_redirect_fails_naming_where_it_points_and_why
+    msg = problem(res(301, headers: { "location" => "https://127.0.0.1:3000/" }))
+    assert_match(%r{\Astatus 301 redirects to https://127\.0\.0\.1:3000/: }, msg)
+    assert_match(/config\.force_ssl = false, or config\.assume_ssl = true/, msg)
+    assert_match(/pass --expect-status 301 to measure the redirect itself/, msg)
+    other = problem(res(302, headers: { "location" => "/login" }))
+    assert_match(%r{status 302 redirects to /login: the app redirects this path}, other)
+    refute_match(/force_ssl/, other)
+  end
+
+  def test_expected_statuses_pass_and_others_fail
+    assert_nil problem(res(200))
+    assert_nil problem(res(301, headers: { "location" => "https://x/" }), expect: [301])
+    assert_match(/status 200, but --expect-status asks for 301 or 302/, problem(res(200), expect: [301, 302]))
+  end
+
+  def test_an_error_page_is_quoted_by_its_title_and_the_logs_error_line
+    page = "<!DOCTYPE html>\n<html><head><title>We&#39;re sorry, but something went wrong (500)</title></head></html>"
+    assert_equal "status 500: We're sorry, but something went wrong (500)", problem(res(500, body: page))
+    assert_equal "status 404: Not Found", problem(res(404, body: "<!DOCTYPE html><body><h1>Not Found</h1></body>"))
+    log = File.join(Dir.mktmpdir, "server.log")
+    File.write(log, "Puma starting\nE, [x] ERROR -- : NoMethodError (undefined method `title' for nil):\n  app/x.rb:3\n")
+    assert_match(/status 500: We're sorry.*; the server log says: E, \[x\] ERROR -- : NoMethodError \(undefined method/,
+                 problem(res(500, body: page), server_log: log))
+  ensure
+    FileUtils.rm_rf(File.dirname(log)) if log
+  end
+
+  def test_keep_alive_is_judged_from_the_response
+    refute res(200, headers: { "content-length" => "2" }).connection_close?
+    assert res(200, headers: { "connection" => "close" }).connection_close?
+    http10 = Res.new(status: 200, content_type: "", body: "", headers: {}, http_version: "1.0")
+    assert http10.connection_close?, "an HTTP/1.0 answer without keep-alive ends the connection"
+  end
+end
+
+# The line of a log that says what went wrong.
+class ErrorLineTest < Minitest::Test
+  E = Rackbench::Server::ErrorLine
+
+  def test_skips_backtrace_lines_for_the_error
+    log = <<~LOG
+      /usr/lib/ruby/3.1.0/optparse.rb:1405:in `block in complete': invalid option: --no-config (OptionParser::InvalidOption)
+      \tfrom /usr/lib/ruby/3.1.0/optparse.rb:1403:in `catch'
+      \tfrom /app/vendor/bundle/ruby/3.1.0/gems/puma-4.3.12/bin/puma:25:in '<main>'
+    LOG
+    assert_match(/invalid option: --no-config/, E.first(log))
+    bundler = "Your Ruby version is 3.1.2, but your Gemfile specified 2.1.5\n"
+    assert_equal "Your Ruby version is 3.1.2, but your Gemfile specified 2.1.5", E.first("Puma starting\n#{bundler}last\n")
+    assert_equal "last words", E.first("first\nlast words\n\tfrom x.rb:1:in `y'\n"), "no error-looking line: the last one"
+    assert_nil E.first("")
+  end
+end

@@ -14,7 +14,7 @@ module Rackbench
       def define(o, cli)
         o.on("-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"') { |v| (cli[:setups] ||= []) << v }
         o.on("--scenario MIX", 'weighted paths loaded together, e.g. "/:5,/posts:3,/search?q=x:2"') { |v| cli[:scenario] = v }
-        o.on("-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05, /fibonacci/25 ...") { |v| (cli[:endpoints] ||= []) << v }
+        o.on("-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05 ... (default: 4 arena endpoints; / with --app PATH or --url)") { |v| (cli[:endpoints] ||= []) << v }
         o.on("-c", "--concurrency LIST", Array, "open connections per level, e.g. 1,8,32 (default 1,8,32)") { |v| cli[:concurrency] = v }
         o.on("--rate LIST", Array, "open loop: offered req/s per level, e.g. 50,100,200 (engine wrk-open)") { |v| cli[:rate] = v }
         o.on("--connections N", "open loop: connections (default: enough for --expected-latency at the rate)") { |v| cli[:connections] = v }
@@ -25,6 +25,7 @@ module Rackbench
         o.on("-r", "--repeat N", "repetitions of every cell, setups reordered each time (default 1)") { |v| cli[:repeat] = v }
         o.on("--engine NAME", "load generator: wrk (default), wrk-open (with --rate), ab, siege") { |v| cli[:engine] = v }
         define_process(o, cli)
+        define_verification(o, cli)
         o.on("--port N", "port the servers listen on (default: a free one per boot)") { |v| cli[:port] = v }
         o.on("--app PATH", "your app: a config.ru or a Rails root (built in: arena, the default, and rails)") { |v| cli[:app] = Workload::App.expand(v) }
         o.on("--url URL", "a server already running: http://HOST:PORT/ loads /, http://HOST:PORT/PATH?Q loads PATH?Q") { |v| cli[:url] = v }
@@ -34,6 +35,11 @@ module Rackbench
         o.on("--upstream-bytes N", "body size of the /network-io upstream stub (default 20000)") { |v| cli[:upstream_bytes] = v }
         o.on("--health-path PATH", "health check during every trial (default /health on the arena app)") { |v| cli[:health_path] = v }
         o.on("--health-timeout SECONDS", "a health check slower than this fails (default 2)") { |v| cli[:health_timeout] = v }
+      end
+
+      # What verification accepts: also tune's.
+      def define_verification(o, cli)
+        o.on("--expect-status LIST", "statuses verification accepts instead of 2xx, e.g. 301 to measure a redirect") { |v| cli[:expect_status] = v }
       end
 
       # Load-generator threads, request timeout and the servers' boot and

@@ -130,6 +130,7 @@ module Rackbench
           o.on("--puma-threads LIST", "Puma thread counts to try (default #{Search::Tune::Candidates::PUMA_THREADS.join(',')})") { |v| opts[:puma_threads] = units.counts(v, flag: "--puma-threads", max: Setup::MAX_THREADS) }
           o.on("-o", "--out DIR", "run directory (default rackbench-runs/tune-<timestamp>)") { |v| cli[:out] = Store::Target.expand(v) }
           LoadOptions.define_process(o, cli)
+          LoadOptions.define_verification(o, cli)
           o.on("--health-timeout SECONDS", "a health check slower than this fails the SLO (default: not judged)") { |v| cli[:health_timeout] = v }
           o.on("--upstream-delay SECONDS", "delay of the /network-io upstream stub (default 0.1)") { |v| cli[:upstream_delay] = v }
           o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }

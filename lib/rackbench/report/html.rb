@@ -130,7 +130,7 @@ module Rackbench
                 elsif @data.trials.empty?
                   []
                 else
-                  ["#{@data.setups.size} setups", "#{@data.endpoints.size} endpoints", "c = #{@data.levels.join(', ')}",
+                  ["#{@data.setups.size} setups", "#{@data.endpoints.size} endpoints", @data.levels.map { |c| @data.cells.level_label(c) }.join(", "),
                  "#{min == max ? min : "#{min}–#{max}"} repetitions", @data.loops.map { |l| "#{l} loop" }.join(", "),
                    [m.dig("engine", "name"), m.dig("engine", "version")].compact.join(" ")]
                 end.reject { |f| f.to_s.strip.empty? }

@@ -6,7 +6,8 @@ require_relative "number_format"
 module Rackbench
   module Report
     # Markdown for a pull request or an issue: one table per endpoint (setups as
-    # rows, concurrency levels as columns, like the terminal table), each cell
+    # rows, load levels as columns, c= or r= by each level's loop, like the
+    # terminal table), each cell
     # "median req/s ±cv · mean / p99 latency", then failed setups and the method.
     class Markdown
       def initialize(dataset)
@@ -15,7 +16,7 @@ module Rackbench
 
       def render
         out = +"## rackbench: #{esc(run_name)}\n\n#{environment_line}\n"
-        return out << "\nNo trials are stored in this run directory yet.\n" if @data.trials.empty?
+        return out << "\nNo trials are stored in this run directory yet.\n" << failures if @data.trials.empty?
 
         @data.endpoints.each { |endpoint| out << "\n" << endpoint_table(endpoint) }
         out << failures
@@ -46,7 +47,7 @@ module Rackbench
 
       def endpoint_table(endpoint)
         levels = @data.cells.levels(endpoint)
-        lines = ["| #{esc(endpoint)} | #{levels.map { |c| "c=#{c}" }.join(' | ')} |",
+        lines = ["| #{esc(endpoint)} | #{levels.map { |c| @data.cells.level_label(c) }.join(' | ')} |",
                  "| --- | #{levels.map { '---:' }.join(' | ')} |"]
         @data.cells.setups(endpoint).each do |setup|
           lines << "| #{esc(setup)} | #{levels.map { |c| cell_text(@data.cells[endpoint, setup, c]) }.join(' | ')} |"
@@ -76,8 +77,18 @@ module Rackbench
         min, max = @data.repetitions
         reps = min == max ? min.to_s : "#{min}–#{max}"
         "Cells: median req/s ±coefficient of variation over #{reps} repetition(s) · mean / p99 latency (medians). " \
-          "Latency is #{@data.loops.empty? ? "as the engine measured it" : "#{@data.loops.join('/')}-loop"}" \
-          "#{@data.loops.include?('closed') ? ' (measured from each request\'s send; hides coordinated omission)' : ''}."
+          "Latency is #{latency_note}."
+      end
+
+      CLOSED = "closed-loop (measured from each request's send; hides coordinated omission)"
+      OPEN = "open-loop (measured from each request's planned send)"
+
+      def latency_note
+        loops = @data.loops
+        return "as the engine measured it" if loops.empty?
+        return "#{CLOSED} at c= levels, #{OPEN} at r= levels" if loops.include?("closed") && loops.include?("open")
+
+        loops.include?("closed") ? CLOSED : "#{loops.join('/')}-loop"
       end
     end
   end

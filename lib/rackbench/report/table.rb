@@ -7,8 +7,8 @@ require_relative "resource_table"
 
 module Rackbench
   module Report
-    # The terminal table: one per endpoint, setups as rows, concurrency levels
-    # as columns; each cell "req/s  mean/p99". Errors are flagged with "!" and
+    # The terminal table: one per endpoint, setups as rows, load levels as
+    # columns (c= concurrency, r= offered rate, each by its trials' loop); each cell "req/s  mean/p99". Errors are flagged with "!" and
     # failed setups are listed under the table. Renders stored trials only.
     class Table
       # Above this coefficient of variation of req/s across repetitions a
@@ -38,7 +38,7 @@ module Rackbench
         render_failures
         return if @cells.cells.empty?
 
-        @io.puts LOOP_NOTE.fetch(@cells.open_loop?)
+        @cells.loops.each { |open| @io.puts LOOP_NOTE.fetch(open) }
         return unless @cells.cells.any? { |c| c.trials.size > 1 }
 
         @io.puts "With repetitions: median req/s [#{Stats::Interval.description}] and its coefficient of variation."

@@ -180,10 +180,12 @@ module Rackbench
       def verifier_for
         if @instance
           Verify.new(host: "127.0.0.1", port: (@front || @instance).port, server: @setup.server, arena: @ctx.app.arena?,
-                     upstream_bytes: @config[:upstream_bytes], timeout: @config[:timeout])
+                     upstream_bytes: @config[:upstream_bytes], timeout: @config[:timeout],
+                     expect_status: @config[:expect_status], server_log: @instance.log_path)
         else
           uri = URI(@config[:url])
-          Verify.new(host: uri.host, port: uri.port, arena: false, timeout: @config[:timeout])
+          Verify.new(host: uri.host, port: uri.port, arena: false, timeout: @config[:timeout],
+                     expect_status: @config[:expect_status])
         end
       end
 

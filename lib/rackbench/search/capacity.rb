@@ -22,8 +22,10 @@ module Rackbench
     # 3. With sustain: the open-loop knee again for that many seconds.
     #
     # A level whose p99 lands within Slo::MARGIN of the objective is measured
-    # again (up to 3 times, majority verdict) so that a level near the knee
-    # is judged on a stable estimate, not one noisy trial.
+    # again (up to 3 times, majority verdict; a 1-1 split gets its third) so
+    # that a level near the knee is judged on a stable estimate, not one
+    # noisy trial. Its stored reason is that of a measurement agreeing with
+    # the verdict.
     class Capacity
       MAX_CONCURRENCY = 1024
       MAX_RATE = 50_000.0
@@ -108,18 +110,39 @@ module Rackbench
       def level(session, kind, trial, context)
         verdicts = []
         records = []
-        3.times do
+        until self.class.decided?(verdicts)
           t = trial.dup.tap { |x| x.repetition = (@count[[kind, trial.key]] += 1) }
           records << session.measure(t, context: context)
           verdicts << @slo.judge(records.last)
-          break unless verdicts.last.marginal && verdicts.size < 3 && verdicts.map(&:pass).uniq.size == verdicts.size
         end
-        pass = verdicts.count(&:pass) * 2 > verdicts.size
+        pass, reason = self.class.decision(verdicts)
         detail = { "kind" => kind, "level" => trial.rate || trial.concurrency, "pass" => pass,
-                   "reason" => verdicts.last.reason, "record" => records.last, "trials" => records.map { |r| r["key"] } }
+                   "reason" => reason, "record" => records.last, "trials" => records.map { |r| r["key"] } }
         @ctx.store.append_capacity(detail.reject { |k, _| k == "record" }.merge("type" => "level", "setup" => trial.setup.label,
                                                                                 "endpoint" => trial.endpoint))
         [pass, detail]
+      end
+
+      # A level is decided by one verdict that is not marginal, by two that
+      # agree, or by the majority of three: a 1-1 split is measured a third
+      # time rather than called either way.
+      def self.decided?(verdicts)
+        case verdicts.size
+        when 0 then false
+        when 1 then !verdicts.first.marginal
+        when 2 then verdicts.map(&:pass).uniq.size == 1
+        else true
+        end
+      end
+
+      # [pass, reason]: the majority's verdict, with the reason of the last
+      # measurement that agrees with it (and the count when there were more).
+      def self.decision(verdicts)
+        pass = verdicts.count(&:pass) * 2 > verdicts.size
+        reason = verdicts.reverse.find { |v| v.pass == pass }&.reason || verdicts.last.reason
+        return [pass, reason] if verdicts.size == 1
+
+        [pass, "#{verdicts.count { |v| v.pass == pass }} of #{verdicts.size} measurements #{pass ? 'passed' : 'failed'}: #{reason}"]
       end
 
       def summarize(kind, result)

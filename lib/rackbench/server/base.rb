@@ -17,6 +17,7 @@ module Rackbench
 #   env(setup)              extra environment for the server process
     #   worker?(entry, master_pid)  is this descendant a worker process?
 #   extra_roots(dir)        pids of daemonized parts outside the spawned tree
+    #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
     #   expected_workers(setup) how many worker processes a booted setup has
     #
     # Adapters only describe a server; Server::Instance boots and stops it.
@@ -49,7 +50,7 @@ module Rackbench
 
       # What to do when the server is missing (one line).
       def install_hint
-        return "add `gem \"#{gem_name}\"` to #{@app.gemfile} and run bundle install" if @app&.bundled?
+        return bundle_hint if @app&.bundled?
 
         "run bin/setup (rackbench's Gemfile lists #{gem_name})"
       end
@@ -81,12 +82,28 @@ module Rackbench
         []
       end
 
+      # True when the server's log says its workers will not start (the app
+      # failed to load in them and the server does not retry on its own).
+      def spawn_failed?(_log)
+        false
+      end
+
       # True when the master process itself serves requests (no forked workers).
       def single_process?(_setup)
         false
       end
 
       private
+
+      # A Gemfile that names the server but was never installed (no lock
+      # file, or a lock file without it) needs the app's own setup first.
+      def bundle_hint
+        root = File.dirname(@app.gemfile)
+        return "its Gemfile has no Gemfile.lock yet: run `bundle install` in #{root} (the app's own setup) first" unless @app.locked?
+        return "its Gemfile names #{gem_name} but Gemfile.lock lacks it: run `bundle install` in #{root}" if @app.names_gem?(gem_name)
+
+        "add `gem \"#{gem_name}\"` to #{@app.gemfile} and run bundle install"
+      end
 
       def ruby
         RbConfig.ruby

@@ -7,6 +7,7 @@ require_relative "../sampling/sockets"
 require_relative "../clock"
 require_relative "../error"
 require_relative "http_probe"
+require_relative "error_line"
 
 module Rackbench
   module Server
@@ -114,9 +115,26 @@ module Rackbench
         return if want.zero?
 
         deadline = [deadline, Clock.now + 10].max
-        sleep 0.1 until workers.size >= want || Clock.now > deadline || !@child.alive?
+        sleep 0.1 until workers.size >= want || Clock.now > deadline || !@child.alive? || gave_up?
         found = workers.size
-        raise failed("found #{found} of #{want} worker processes after boot") if found < want
+        raise failed("found #{found} of #{want} worker processes after boot#{workers_why(found)}") if found < want
+      end
+
+      # The server's log says it will start no worker (Passenger: "Could not
+      # spawn process"), so waiting out the boot timeout would gain nothing.
+      def gave_up?
+        @adapter.spawn_failed?(File.read(log_path))
+      rescue Errno::ENOENT
+        false
+      end
+
+      # Workers that never came up are usually an app that fails to load in
+      # them (Passenger answers its own error page meanwhile): quote the log.
+      def workers_why(found)
+        line = ErrorLine.first(ErrorLine.tail(log_path))
+        return "" unless found.zero? && line&.match?(ErrorLine::ERROR)
+
+        " (the app did not start in them: #{line}; make it boot with its own setup first)"
       end
 
       def owns_port?
@@ -127,8 +145,8 @@ module Rackbench
         tail = log_tail
         return port_taken if tail.match?(/address already in use|EADDRINUSE/i)
 
-        last = tail.lines.map(&:strip).reject(&:empty?).last || "(empty log)"
-        failed("exited during boot (#{@child.exit_summary}): #{last}")
+        line = ErrorLine.first(ErrorLine.tail(log_path)) || "(empty log)"
+        failed("exited during boot (#{@child.exit_summary}): #{line}")
       end
 
       def port_taken

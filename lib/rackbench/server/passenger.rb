@@ -63,6 +63,12 @@ module Rackbench
         []
       end
 
+      # Passenger logs this when the app raised while loading; it then
+      # serves an error page and starts no application process.
+      def spawn_failed?(log)
+        log.include?("Could not spawn process for application")
+      end
+
       def worker?(entry, _master_pid)
         Sampling::ProcessTree.cmdline(entry.pid).start_with?("Passenger RubyApp")
       end

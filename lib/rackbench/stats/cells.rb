@@ -35,18 +35,33 @@ module Rackbench
         @open = trials.any? { |t| t["rate"] }
         # The load level: the offered rate for open-loop trials, else the
         # concurrency (kept in the `concurrency` slot so reports index alike).
+        # A rate is stored as a Float and a concurrency as an Integer, and
+        # cells are grouped by eql?, so c=8 and r=8.0 stay apart in a run
+        # that mixes both loops (rackbench capacity).
         @cells = trials.group_by { |t| [t["endpoint"], t["setup"], t["rate"] || t["concurrency"]] }.map do |(e, s, c), ts|
           Cell.new(endpoint: e, setup: s, concurrency: c, trials: ts)
         end
+        @open_levels = @cells.select { |c| c.trials.first["rate"] }.to_h { |c| [c.concurrency, true] }
       end
 
+      # Any open-loop trial (a run may mix both loops: see loops).
       def open_loop?
         @open
       end
 
-      # "c=8" or, for an open-loop run, "r=200" (offered req/s).
+      # The loops present: [false] closed only, [true] open only, or both.
+      def loops
+        @cells.map { |c| open_level?(c.concurrency) }.uniq.sort_by { |open| open ? 1 : 0 }
+      end
+
+      # Each level labelled by its own trials' loop: "c=8" (concurrency) or
+      # "r=200" (offered req/s).
       def level_label(level)
-        @open ? "r=#{format('%g', level)}" : "c=#{level}"
+        open_level?(level) ? "r=#{format('%g', level)}" : "c=#{level}"
+      end
+
+      def open_level?(level)
+        @open_levels.key?(level)
       end
 
       def endpoints
@@ -58,11 +73,14 @@ module Rackbench
       end
 
       def levels(endpoint = nil)
-        @cells.select { |c| endpoint.nil? || c.endpoint == endpoint }.map(&:concurrency).uniq.sort
+        @cells.select { |c| endpoint.nil? || c.endpoint == endpoint }.map(&:concurrency).uniq
+              .sort_by { |level| [open_level?(level) ? 1 : 0, level] }
       end
 
+      # The cell at a level (the same loop's level first: c=8 is not r=8).
       def [](endpoint, setup, concurrency)
-        @cells.find { |c| c.endpoint == endpoint && c.setup == setup && c.concurrency == concurrency }
+        mine = @cells.select { |c| c.endpoint == endpoint && c.setup == setup }
+        mine.find { |c| c.concurrency.eql?(concurrency) } || mine.find { |c| c.concurrency == concurrency }
       end
     end
   end

@@ -39,7 +39,7 @@ module Rackbench
       end
 
       def self.resolve(path)
-        return arena if path.nil? || path == "arena"
+        return arena if path.nil? || path == "arena" # Config::BUILT_IN_APPS: arena, rails
 
         path = RAILS_APP if path == "rails"
 
@@ -76,6 +76,15 @@ module Rackbench
         return env unless bundled?
 
         base.keys.grep(LEAKY).to_h { |k| [k, nil] }.merge(env, "BUNDLE_GEMFILE" => @gemfile)
+      end
+
+      def locked?
+        bundled? && File.file?("#{@gemfile}.lock")
+      end
+
+      # Does the Gemfile itself list gem (`gem "puma"`)?
+      def names_gem?(gem)
+        bundled? && File.foreach(@gemfile).any? { |l| l.match?(/\A\s*gem\s+["']#{Regexp.escape(gem)}["']/) }
       end
 
       # The version of gem in the app's Gemfile.lock, or nil when absent.

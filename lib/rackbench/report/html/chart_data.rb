@@ -43,8 +43,8 @@ module Rackbench
             [series("#{s} mean", setup_color(s), levels.map { |c| point(endpoint, s, c, "latency_ms.mean") }),
              series("#{s} p99", setup_color(s), levels.map { |c| point(endpoint, s, c, "latency_ms.p99") }, dash: true)]
           end
-          [chart(ChartData.chart_id("rps", index), "line", levels.map { |c| "c=#{c}" }, rps, "req/s", log: false),
-           chart(ChartData.chart_id("latency", index), "line", levels.map { |c| "c=#{c}" }, lat, "ms")]
+          [chart(ChartData.chart_id("rps", index), "line", levels.map { |c| @data.cells.level_label(c) }, rps, "req/s", log: false),
+           chart(ChartData.chart_id("latency", index), "line", levels.map { |c| @data.cells.level_label(c) }, lat, "ms")]
         end
 
         def level_charts

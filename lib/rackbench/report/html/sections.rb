@@ -24,7 +24,7 @@ module Rackbench
         # Per endpoint: setups x levels, "median req/s [95% CI] · mean / p99".
         def numbers_table(endpoint)
           levels = @data.cells.levels(endpoint)
-          head = "<tr><th scope=\"col\">setup</th>#{levels.map { |c| "<th scope=\"col\">c=#{h(c)}</th>" }.join}</tr>"
+          head = "<tr><th scope=\"col\">setup</th>#{levels.map { |c| "<th scope=\"col\">#{h(@data.cells.level_label(c))}</th>" }.join}</tr>"
           rows = @data.cells.setups(endpoint).map do |setup|
             cells = levels.map { |c| "<td>#{number_cell(@data.cells[endpoint, setup, c])}</td>" }.join
             "<tr><th scope=\"row\">#{h(setup)}</th>#{cells}</tr>"
@@ -42,7 +42,7 @@ module Rackbench
           # for (each level's verdict says so) and every level runs once.
           unless @capacity
             items += @data.error_cells.map do |c|
-              "<li>#{h(c.setup)} on #{h(c.endpoint)} at c=#{h(c.concurrency)}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
+              "<li>#{h(c.setup)} on #{h(c.endpoint)} at #{h(@data.cells.level_label(c.concurrency))}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
             end
           end
           items += @data.notes.map { |note, cells| "<li>#{h(cells.join(', '))}: #{h(note)}</li>" }
