@@ -2,6 +2,7 @@
 
 require "etc"
 require_relative "load"
+require_relative "process/journal"
 
 module Rackbench
   # Checks of this machine that decide whether benchmark numbers can be
@@ -9,18 +10,34 @@ module Rackbench
   class Doctor
     Finding = Struct.new(:level, :topic, :text, keyword_init: true)
 
-    def initialize(max_concurrency: 32, proc_root: "/proc", sys_root: "/sys", engine: Load.engine("wrk"))
+    def initialize(max_concurrency: 32, proc_root: "/proc", sys_root: "/sys", engine: Load.engine("wrk"),
+                   orphans: -> { ProcessControl::Journal.orphans })
       @max_concurrency = max_concurrency
       @proc = proc_root
       @sys = sys_root
       @engine = engine
+      @orphans = orphans
     end
 
     def findings
-      [wrk, cores, governor, open_files, swap, load_average, yjit].compact
+      [wrk, cores, governor, open_files, swap, load_average, yjit, leftovers].compact
     end
 
     private
+
+    # Servers, nginx or wrk that a killed rackbench (SIGKILL, a closed
+    # container) left running: they take CPU, memory and ports from the next
+    # benchmark. Only processes provably started by a rackbench that no
+    # longer runs are touched (ProcessControl::Journal); they are stopped.
+    def leftovers
+      left = @orphans.call
+      return Finding.new(level: :ok, topic: "leftovers", text: "no process left running by a killed rackbench") if left.empty?
+
+      what = ProcessControl::Journal.describe(left)
+      ProcessControl::Journal.stop(left)
+      Finding.new(level: :warn, topic: "leftovers",
+                  text: "stopped #{left.size} process(es) a killed rackbench had left running: #{what}")
+    end
 
     def wrk
       return Finding.new(level: :fail, topic: "wrk", text: "not found on PATH: run bin/setup (or apt-get install wrk)") unless @engine.available?

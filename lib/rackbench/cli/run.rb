@@ -16,6 +16,7 @@ require_relative "../report/table"
 require_relative "../report/html"
 require_relative "../suites/findings"
 require_relative "../process/registry"
+require_relative "../process/journal"
 require_relative "../test_seam"
 require_relative "servers"
 require_relative "load_options"
@@ -93,11 +94,23 @@ module Rackbench
         end
 
         store.lock!(["rackbench", "run", *@argv_seen].join(" "))
+        stop_survivors(store)
         config = Config.load(store.meta.fetch("config").merge("quiet" => cli[:quiet] || false))
         meta = store.meta
         (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }
         store.write_meta(meta)
         execute(Plan.new(config), checked_engine(config[:engine]), store)
+      end
+
+      # Processes a killed rackbench left running in this run (servers still
+      # holding pid files and ports): stopped before anything boots.
+      def stop_survivors(store)
+        left = ProcessControl::Journal.survivors(store.path)
+        return if left.empty?
+
+        what = ProcessControl::Journal.describe(left)
+        ProcessControl::Journal.stop(left)
+        @err.puts "Stopped #{left.size} process(es) a killed rackbench left running in this run: #{what}"
       end
 
       # A setup failed in its latest attempt (a resumed run may have retried it).

@@ -2,6 +2,7 @@
 
 require_relative "../sampling/process_tree"
 require_relative "registry"
+require_relative "journal"
 require_relative "../clock"
 require_relative "../error"
 
@@ -27,7 +28,7 @@ module Rackbench
         # An interrupt (a signal raised into this thread) waits until the
         # child is registered, so the stop-everything path always sees it.
         Thread.handle_interrupt(Object => :never) do
-          pid = Process.spawn(env, *argv, **opts)
+          pid = Process.spawn(env.merge(Journal::OWNER_VAR => Journal.owner), *argv, **opts)
           new(pid, argv, log_path)
         end
       rescue Errno::ENOENT, Errno::EACCES => e

@@ -20,6 +20,13 @@ module Rackbench
           @children << child
           @history << entry if entry
         end
+        @journal&.started(child.pid, child.argv)
+      end
+
+      # The run directory's Journal, while a command writes one: every child
+      # spawned and stopped meanwhile is written down there.
+      def journal=(journal)
+        @journal = journal
       end
 
       # Every process ever spawned or handed to remember (ProcessTree entries),
@@ -34,6 +41,7 @@ module Rackbench
 
       def delete(child)
         @lock.synchronize { @children.delete(child) }
+        @journal&.stopped(child.pid)
       end
 
       def live

@@ -5,6 +5,8 @@ require "fileutils"
 require_relative "../error"
 require_relative "target"
 require_relative "lock"
+require_relative "../process/registry"
+require_relative "../process/journal"
 require_relative "json_lines"
 
 module Rackbench
@@ -18,6 +20,7 @@ module Rackbench
     #   capacity.jsonl   capacity searches: one line per measured level, and the knee
     #   warnings.jsonl   every warning the run gave (Report::WarningLog), with its time
     #   logs/            server and load-generator output
+    #   processes.jsonl  the process groups the writer started and stopped (ProcessControl::Journal)
     #   .rackbench.lock  the writer lock (Store::Lock): one run, resume, capacity or tune at a time
     #
     # Each .jsonl file is a JsonLines: appends are crash-safe, every line is
@@ -93,8 +96,13 @@ module Rackbench
       # a second writer is refused with the holder's pid and command. A fresh
       # run re-checks under the lock that no other run wrote its meta.json
       # into the directory between the check and the lock.
+      #
+      # The writer also journals every process it starts into the directory
+      # (ProcessControl::Journal), so a writer killed by SIGKILL leaves a list
+      # of what may have outlived it for the next --resume.
       def lock!(command, fresh: false)
         @lock ||= Lock.acquire(@path, command || "rackbench")
+        ProcessControl::Registry.journal = ProcessControl::Journal.new(@path)
         return self unless fresh && File.exist?(File.join(@path, "meta.json"))
 
         unlock
@@ -103,6 +111,7 @@ module Rackbench
       end
 
       def unlock
+        ProcessControl::Registry.journal = nil if @lock
         @lock&.release
         @lock = nil
       end

@@ -19,7 +19,7 @@ module Rackbench
       RUN_FILES = %w[meta.json trials.jsonl setups.jsonl samples.jsonl capacity.jsonl tune.jsonl warnings.jsonl].freeze
       # What a directory may hold and still count as empty: our own lock and
       # the logs/ folder a run creates first.
-      HARMLESS = %w[. .. .rackbench.lock logs].freeze
+      HARMLESS = %w[. .. .rackbench.lock logs processes.jsonl].freeze
 
       module_function
 
