@@ -73,8 +73,12 @@ module Rackbench
     # A bug in rackbench: still one line on the terminal; the backtrace goes
     # to a file for the bug report. Exit 70 (EX_SOFTWARE).
     def crash(error, err)
-      path = File.join(Dir.tmpdir, "rackbench-crash-#{Process.pid}.log")
-      File.write(path, "#{error.class}: #{error.message}\n#{error.backtrace&.join("\n")}\n")
+      # A private directory (mode 0700, unpredictable name) and an exclusive
+      # create that follows no symlink: another user cannot plant or read it.
+      path = File.join(Dir.mktmpdir("rackbench-crash-"), "crash.log")
+      File.open(path, File::WRONLY | File::CREAT | File::EXCL | File::NOFOLLOW, 0o600) do |f|
+        f.write("#{error.class}: #{error.message}\n#{error.backtrace&.join("\n")}\n")
+      end
       err.puts "Error: internal error in rackbench (#{error.class}: #{error.message.lines.first&.strip}); " \
                "please report it with #{path}"
       70

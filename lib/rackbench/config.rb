@@ -72,6 +72,15 @@ module Rackbench
       build(hash.to_h { |k, v| [k.to_sym, v] }.slice(*keys))
     end
 
+    # The same setup twice would be folded into one cell as if it were a
+    # repetition (setup order is not randomised within one): refused.
+    def check_duplicate_setups(setups)
+      twice = setups.map(&:label).tally.find { |_, n| n > 1 }&.first
+      return unless twice
+
+      raise UsageError, "setup #{twice.inspect} is given twice; give it once and use --repeat N for repetitions"
+    end
+
     def default_setups(cores = Etc.nprocessors, installed: %w[puma unicorn thin passenger])
       all = { "puma" => "puma x#{cores}:5", "unicorn" => "unicorn x#{cores}", "thin" => "thin",
               "passenger" => "passenger x#{cores}" }
@@ -96,6 +105,7 @@ module Rackbench
       cfg[:pid] = count(:pid, cfg[:pid]) unless cfg[:pid].nil?
       cfg[:port] = count(:port, cfg[:port], max: 65_535) unless cfg[:port].nil?
       cfg[:setups] = Array(cfg[:setups]).map { |s| s.is_a?(Setup) ? s : Setup.parse(s) }
+      check_duplicate_setups(cfg[:setups])
       cfg[:endpoints] = Array(cfg[:endpoints]).map { |e| endpoint(e) }
       cfg[:health_path] = endpoint(cfg[:health_path]) unless cfg[:health_path].nil?
       cfg[:expect_status] = statuses(cfg[:expect_status]) unless cfg[:expect_status].nil?

@@ -41,7 +41,8 @@ module Rackbench
         out = plan.config[:out]
         store = out ? Store::RunDir.create(out, command: command) : Store::RunDir.create_default("capacity-", command: command)
         store.write_meta(Environment.collect(env: @env).merge(
-                           "command" => "capacity", "run_dir" => File.expand_path(store.path),
+                           "command" => "capacity", "argv" => ["rackbench", "capacity", *@argv],
+                           "run_dir" => File.expand_path(store.path),
                            "started_at" => Clock.wall_iso8601, "plan" => plan.to_h, "config" => Config.dump(plan.config),
                            "slo" => slo.to_h, "search" => search.transform_keys(&:to_s)
                          ))

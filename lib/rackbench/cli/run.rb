@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "shellwords"
 require_relative "command"
 require_relative "../config"
 require_relative "../plan"
@@ -95,11 +96,25 @@ module Rackbench
 
         store.lock!(["rackbench", "run", *@argv_seen].join(" "))
         stop_survivors(store)
+        refuse_search_resume(store)
         config = Config.load(store.meta.fetch("config").merge("quiet" => cli[:quiet] || false))
         meta = store.meta
         (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }
         store.write_meta(meta)
         execute(Plan.new(config), checked_engine(config[:engine]), store)
+      end
+
+      # capacity and tune choose each level from the ones before, in one
+      # process: there is no plan to continue. Say so, and what to run.
+      def refuse_search_resume(store)
+        command = store.meta["command"]
+        return unless %w[capacity tune].include?(command)
+
+        store.unlock
+        again = store.meta["argv"] ? Shellwords.join(store.meta["argv"]) : "rackbench #{command} ..."
+        raise UsageError, "#{store.path} holds a rackbench #{command} run, which cannot be resumed (each level depends " \
+                          "on the ones before): run it again (#{again}) with a new --out; " \
+                          "its stored trials stay readable with rackbench report #{store.path}"
       end
 
       # Processes a killed rackbench left running in this run (servers still

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "digest"
+
 require_relative "../clock"
 require_relative "../error"
 require_relative "trial_record"
@@ -13,8 +15,16 @@ module Rackbench
     # One trial: drive the load engine at one level against one URL, then
     # store the record at once and tell the listeners.
     class Measurement
+      # A file name for a label or trial key: safe characters only, and at
+      # most SLUG_MAX bytes (a name over 255 bytes cannot be created; a long
+      # endpoint keeps its start and a digest of the whole, so names stay unique).
+      SLUG_MAX = 120
+
       def self.slug(text)
-        text.gsub(/[^A-Za-z0-9.]+/, "_").gsub(/\A_|_\z/, "")
+        slug = text.gsub(/[^A-Za-z0-9.]+/, "_").gsub(/\A_|_\z/, "")
+        return slug if slug.bytesize <= SLUG_MAX
+
+        "#{slug[0, SLUG_MAX - 13]}-#{Digest::SHA256.hexdigest(text)[0, 12]}"
       end
 
       # Above this share of the machine's CPU taken by the load generator,

@@ -27,9 +27,21 @@ module Rackbench
         pick(candidates(text).reverse.find { |l| l.match?(ERROR) })
       end
 
-      # The last lines of a log file ("" when it does not exist).
+      # Bytes read from a log's end: a server logging every request can
+      # write hundreds of MB in seconds, and only its end says why it failed.
+      TAIL_BYTES = 64 * 1024
+
+      # The last lines of a log file ("" when it does not exist), read from
+      # its last TAIL_BYTES only.
       def tail(path, lines = MAX)
-        File.readlines(path, chomp: true).last(lines).join("\n")
+        tail_text(path).lines.map(&:chomp).last(lines).join("\n")
+      end
+
+      def tail_text(path, bytes = TAIL_BYTES)
+        File.open(path, "rb") do |f|
+          f.seek([f.size - bytes, 0].max)
+          f.read.to_s.force_encoding(Encoding::UTF_8).scrub
+        end
       rescue Errno::ENOENT, Errno::EACCES
         ""
       end

@@ -88,9 +88,7 @@ module Rackbench
       end
 
       def log_tail(lines = 15)
-        File.readlines(log_path, chomp: true).last(lines).join("\n")
-      rescue Errno::ENOENT
-        ""
+        ErrorLine.tail(log_path, lines)
       end
 
       private
@@ -123,9 +121,7 @@ module Rackbench
       # The server's log says it will start no worker (Passenger: "Could not
       # spawn process"), so waiting out the boot timeout would gain nothing.
       def gave_up?
-        @adapter.spawn_failed?(File.read(log_path))
-      rescue Errno::ENOENT
-        false
+        @adapter.spawn_failed?(ErrorLine.tail_text(log_path))
       end
 
       # Workers that never came up are usually an app that fails to load in

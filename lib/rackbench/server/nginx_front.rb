@@ -2,6 +2,7 @@
 
 require "fileutils"
 require_relative "../process/child"
+require_relative "error_line"
 require_relative "../sampling/process_tree"
 require_relative "../sampling/sockets"
 require_relative "../clock"
@@ -119,7 +120,7 @@ module Rackbench
       end
 
       def failed(what)
-        tail = File.exist?(File.join(@dir, "error.log")) ? File.read(File.join(@dir, "error.log")).lines.last(5).join : ""
+        tail = ErrorLine.tail(File.join(@dir, "error.log"), 5)
         SetupFailed.new("nginx #{what}; see #{File.join(@dir, 'error.log')}", log_tail: tail)
       end
     end

@@ -25,10 +25,18 @@ class CliCrashTest < Minitest::Test
     assert text.start_with?("ArgumentError: wrong number of widgets\nsecond line of the message\n"), text
     assert_match(/crash_test\.rb:\d+:in `boom'/, text, "the backtrace reaches the code that raised")
     assert_match(%r{lib/rackbench/cli\.rb:\d+:in `call'}, text)
+    assert_equal 0o700, File.stat(File.dirname(log)).mode & 0o777, "a private directory"
+    assert_equal 0o600, File.stat(log).mode & 0o777
+    refute_equal log, run_crash_log, "an unpredictable name: each crash gets its own"
+  end
+
+  def run_crash_log
+    _, _, err = Rackbench::CLI.stub(:dispatch, method(:boom)) { run_cli("servers") }
+    err[/please report it with (\S+)$/, 1].tap { |l| FileUtils.rm_rf(File.dirname(l)) }
   end
 
   def teardown
     super
-    File.delete(@crash_log) if @crash_log && File.exist?(@crash_log)
+    FileUtils.rm_rf(File.dirname(@crash_log)) if @crash_log
   end
 end

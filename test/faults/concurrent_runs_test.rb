@@ -1,0 +1,37 @@
+# frozen_string_literal: true
+
+require_relative "fault_helper"
+require_relative "../support/user_shell"
+
+# One writer per run directory, with real processes: a second run, or a
+# --resume, on a directory another rackbench is writing is refused with the
+# holder's pid and command, and the first run finishes untouched.
+class FaultConcurrentRunsTest < Minitest::Test
+  RUN = ["-s", "puma x1:2", "-e", "/pause/0.05", "-c", "1,2,4", "-d", "1", "--warmup", "0"].freeze
+
+  def test_a_second_writer_is_refused_and_the_first_run_is_untouched
+    out = File.join(tmpdir, "run")
+    first = start_rackbench("run", *RUN, "-o", out)
+    first.wait_until { read_trials(out).size >= 1 }
+    [["run", *RUN, "-o", out], ["run", "--resume", out]].each do |argv|
+      start_rackbench(*argv)
+      assert_fault_outcome(exit_code: 1, message: /Error: .*run is being written by another rackbench \(pid #{first.pid}: rackbench run -s puma x1:2/)
+    end
+    @rb = first
+    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 3)
+    keys = read_trials(out).map { |t| t["key"] }
+    assert_equal keys.uniq, keys, "no trial written twice"
+    assert_equal 3, keys.size
+  end
+
+  # As a script with an unset $DIR writes it: nothing may land in the
+  # working directory (or /), and nothing boots.
+  def test_an_empty_out_is_refused_before_anything_boots
+    dir = tmpdir
+    res = Rackbench::UserShell.new(dir).run("run", *RUN, "--out", "", timeout: 60)
+    assert_equal 2, res.status
+    assert_equal "Error: --out is empty: give a directory, e.g. --out runs/first (an unset variable in a script?)\n", res.stderr
+    assert_empty Dir.children(dir)
+    refute File.exist?("/meta.json")
+  end
+end

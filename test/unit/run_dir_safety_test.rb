@@ -1,0 +1,37 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rackbench/config"
+require "rackbench/runner/measurement"
+require "rackbench/server/error_line"
+
+# Smaller promises of the run directory: bounded file names, no duplicate
+# setups folded into repetitions, log tails read from the end only.
+class RunDirSafetyTest < Minitest::Test
+  def test_a_long_endpoint_gives_a_bounded_unique_file_name
+    long = "puma x2:5|/pause/0.05?#{'q=x&' * 100}|8|1"
+    other = long.sub("q=x&q", "q=y&q")
+    slug = Rackbench::Runner::Measurement.slug(long)
+    assert_operator slug.bytesize, :<=, Rackbench::Runner::Measurement::SLUG_MAX
+    refute_equal slug, Rackbench::Runner::Measurement.slug(other)
+    File.write(File.join(tmpdir, "#{slug}.wrk.log"), "ok") # creatable
+    assert_equal "puma_x2_5_hello_8_1", Rackbench::Runner::Measurement.slug("puma x2:5|/hello|8|1")
+  end
+
+  def test_a_setup_given_twice_is_refused
+    e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(setups: ["puma x2:5", "unicorn x2", "puma x2:5"]) }
+    assert_equal 'setup "puma x2:5" is given twice; give it once and use --repeat N for repetitions', e.message
+  end
+
+  def test_a_huge_log_is_read_from_its_end_only
+    path = File.join(tmpdir, "server.log")
+    File.open(path, "w") do |f|
+      200_000.times { |i| f.puts "GET /hello #{i}" }
+      f.puts "ArgumentError: the real reason"
+    end
+    assert_operator File.size(path), :>, 3_000_000
+    tail = Rackbench::Server::ErrorLine.tail(path, 2)
+    assert_equal "GET /hello 199999\nArgumentError: the real reason", tail
+    assert_operator Rackbench::Server::ErrorLine.tail_text(path).bytesize, :<=, Rackbench::Server::ErrorLine::TAIL_BYTES
+  end
+end
