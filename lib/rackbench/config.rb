@@ -3,6 +3,7 @@
 require "etc"
 require "uri"
 require_relative "error"
+require_relative "redact"
 require_relative "setup"
 require_relative "suggest"
 require_relative "scenario"
@@ -200,7 +201,7 @@ module Rackbench
       target = uri.request_uri
       [base, target == "/" ? nil : target]
     rescue URI::InvalidURIError
-      raise UsageError, "--url #{text.inspect} must be an http:// URL like http://127.0.0.1:3000/ " \
+      raise UsageError, "--url #{Redact.text(text).inspect} must be an http:// URL like http://127.0.0.1:3000/ " \
                         "or http://127.0.0.1:3000/posts?page=2"
     end
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "command"
+require_relative "../redact"
 require_relative "load_options"
 require_relative "../config"
 require_relative "../plan"
@@ -20,7 +21,7 @@ module Rackbench
     # sustains within an SLO, closed loop (concurrency) and open loop (rate).
     class Capacity < Command
       def call(argv)
-        @argv = argv.dup
+        @argv = Redact.argv(argv)
         cli, search = options(argv)
         return 0 unless cli
         raise UsageError, "unexpected argument #{argv.first.inspect}" unless argv.empty?

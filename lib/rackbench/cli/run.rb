@@ -2,6 +2,7 @@
 
 require "shellwords"
 require_relative "command"
+require_relative "../redact"
 require_relative "../config"
 require_relative "../plan"
 require_relative "../plan_file"
@@ -27,7 +28,7 @@ module Rackbench
     # rackbench run [PLAN.rb] [options]
     class Run < Command
       def call(argv)
-        @argv_seen = argv.dup
+        @argv_seen = Redact.argv(argv)
         cli = options(argv) or return 0
         plan_path = argv.shift
         raise UsageError, "unexpected argument #{argv.first.inspect}; give at most one plan file" unless argv.empty?

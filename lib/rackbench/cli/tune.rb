@@ -2,6 +2,7 @@
 
 require "etc"
 require_relative "command"
+require_relative "../redact"
 require_relative "load_options"
 require_relative "../config"
 require_relative "../plan"
@@ -108,7 +109,7 @@ module Rackbench
       end
 
       def options(argv)
-        @argv = argv.dup
+        @argv = Redact.argv(argv)
         cli = {}
         opts = { servers: DEFAULT_SERVERS, p99_ms: nil, errors: 0.1, time_s: 600.0, budget_mb: nil, max_workers: nil,
                  puma_threads: Search::Tune::Candidates::PUMA_THREADS }
