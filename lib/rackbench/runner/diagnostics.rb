@@ -22,9 +22,18 @@ module Rackbench
         File.join(server_dir, PROBE_DIR)
       end
 
-      # nil for an external server (--url): there is no process to ask.
+      # nil for an external server (--url): there is no process to ask. A
+      # diagnostic that breaks never stops a trial: its verdict is "unknown".
       def self.for(instance:, front:)
         instance && new(instance, front)
+      rescue StandardError
+        nil
+      end
+
+      # Found once per server (reading the socket tables takes a while on a busy machine).
+      def self.control_port(instance)
+        @control_ports ||= {}
+        @control_ports[[instance.child.pid, instance.port]] ||= Rackbench::Sampling::PumaStats.control_port(instance.child.pid, instance.port)
       end
 
       def initialize(instance, front)
@@ -54,6 +63,18 @@ module Rackbench
 
       # Fields for the trial record; summary: the process sampler's TrialSummary (or nil).
       def fields(summary)
+        build_fields(summary)
+      rescue StandardError => e
+        { "queues" => { "unknown" => "#{e.class}: #{e.message}" } }
+      end
+
+      def series
+        @queues.series
+      end
+
+      private
+
+      def build_fields(summary)
         out = { "queues" => Rackbench::Sampling::QueueSummary.build(@queues, listeners: @listeners, server_kind: @kind),
                 "machine" => { "cpu_pct" => @queues.machine_cpu_pct } }
         deltas = @probe_end && Rackbench::Sampling::ProbeFiles.deltas(@probe_start || {}, @probe_end, @stopped_at)
@@ -61,18 +82,6 @@ module Rackbench
         out["balance"]["probe"] = probe_note unless deltas && !deltas.empty?
         out
       end
-
-      def series
-        @queues.series
-      end
-
-      # Found once per server (reading the socket tables takes a while on a busy machine).
-      def self.control_port(instance)
-        @control_ports ||= {}
-        @control_ports[[instance.child.pid, instance.port]] ||= Rackbench::Sampling::PumaStats.control_port(instance.child.pid, instance.port)
-      end
-
-      private
 
       def probe_note
         @probe ? "the probe wrote no file (no request reached it)" : "off (a user's app, or an external server)"

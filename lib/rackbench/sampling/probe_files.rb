@@ -38,7 +38,8 @@ module Rackbench
         deadline = @clock.now + FRESH_WAIT
         loop do
           files = read
-          return files if files.values.all? { |f| f["t"].to_f >= after } || @clock.now > deadline
+          fresh = !files.empty? && files.values.all? { |f| f["t"].to_f >= after }
+          return files if fresh || @clock.now > deadline
 
           sleep 0.05
         end

@@ -56,6 +56,8 @@ class BalanceTest < Minitest::Test
       assert_equal 2, delta["requests"]
       assert_operator delta["gc_count"], :>=, 1
       refute delta["stale"]
+    ensure
+      app&.close
     end
   end
 

@@ -39,6 +39,11 @@ module Rackbench
           @app.call(env)
         end
 
+        # Stops this process's writer (the server's exit does it otherwise).
+        def close
+          @thread&.kill&.join
+        end
+
         def snapshot
           { pid: Process.pid, t: Process.clock_gettime(Process::CLOCK_MONOTONIC), requests: @requests,
             gc_count: GC.count, gc_minor: GC.stat(:minor_gc_count), gc_major: GC.stat(:major_gc_count),
@@ -52,8 +57,8 @@ module Rackbench
           @pid = Process.pid
           @requests = 0
           path = File.join(@dir, "#{@pid}.json")
-          thread = Thread.new { loop { write(path) || break; sleep INTERVAL } }
-          thread.report_on_exception = false
+          @thread = Thread.new { loop { write(path) || break; sleep INTERVAL } }
+          @thread.report_on_exception = false
         end
 
         # false once the directory is gone (the probe gives up quietly).
