@@ -50,7 +50,7 @@ module Rackbench
         listener = run_listener(store, quiet: plan.config[:quiet])
         @err.puts "rackbench capacity: SLO #{slo.describe}; run directory #{store.path}"
         knees = search_all(plan, store, listener, slo, search)
-        Rackbench::Report::CapacityText.new(store.capacity, io: @out).render
+        Rackbench::Report::CapacityText.new(store.capacity, io: @out, trials: store.trials).render
         @err.puts "Report: #{Rackbench::Report::Html.write(store)}"
         knees.compact.size == knees.size ? 0 : 1
       rescue Error, Interrupted => e

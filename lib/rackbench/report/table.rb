@@ -4,6 +4,7 @@ require_relative "../stats/cells"
 require_relative "number_format"
 require_relative "../stats/interval"
 require_relative "resource_table"
+require_relative "verdict_notes"
 
 module Rackbench
   module Report
@@ -35,6 +36,7 @@ module Rackbench
       def render
         @cells.endpoints.each { |endpoint| render_endpoint(endpoint) }
         ResourceTable.new(@trials, io: @io).render(method(:print_rows))
+        VerdictNotes.new(@trials, io: @io).render
         render_failures
         return if @cells.cells.empty?
 

@@ -7,6 +7,7 @@ require_relative "../error"
 require_relative "trial_record"
 require_relative "sampling"
 require_relative "health_check"
+require_relative "diagnostics"
 require_relative "../workload/arena"
 require "uri"
 
@@ -58,19 +59,23 @@ module Rackbench
         started_at = Clock.wall_iso8601
         sampler = Sampling.sampler(instance: @instance, front: @front, pid: @config[:pid])&.start
         health = health_check&.start
+        diagnostics = Diagnostics.for(instance: @instance, front: @front)&.start
         begin
           result = drive(log)
         ensure
-          # Both threads end, even on a signal meanwhile.
-          summary, checks = Thread.handle_interrupt(Interrupted => :never) { [sampler&.stop, health&.stop] }
+          # Every thread ends, even on a signal meanwhile.
+          summary, checks = Thread.handle_interrupt(Interrupted => :never) { [sampler&.stop, health&.stop, diagnostics&.stop] }
         end
         record = TrialRecord.build(@trial, result, started_at: started_at, log: File.basename(log),
                                                    verification: @verification)
         merge_sampler(record, summary.to_h) if summary
+        merge_sampler(record, diagnostics.fields(summary)) if diagnostics
+        record["upstream_delay_s"] = @config[:upstream_delay] if @instance && Workload::Arena.needs_upstream?([@trial.endpoint])
         record["health"] = checks if checks
         record["warnings"] = warnings(record)
         @ctx.store.append_trial(record)
         @ctx.store.append_samples(@trial.key, sampler.series) if sampler
+        @ctx.store.append_queues(@trial.key, diagnostics.series) if diagnostics
         record["warnings"].each { |w| @ctx.listener.warning(w) }
         @ctx.listener.trial_finished(record, index, @ctx.progress.total)
         record

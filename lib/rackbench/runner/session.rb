@@ -9,6 +9,8 @@ require_relative "../server/nginx_front"
 require_relative "../verify"
 require_relative "../workload/arena"
 require_relative "measurement"
+require_relative "../workload/arena/probe"
+require "fileutils"
 
 module Rackbench
   class Runner
@@ -146,7 +148,7 @@ module Rackbench
         started = Clock.now
         instance = Server::Instance.new(adapter: Server.adapter(@setup.server, app: @ctx.app), setup: @setup,
                                         app: @ctx.app.config_ru, port: (@setup.front ? nil : @config[:port]) || Ports.free,
-                                        dir: server_dir, env: @ctx.env.merge(@ctx.app.env),
+                                        dir: server_dir, env: @ctx.env.merge(@ctx.app.env, probe_env),
                                         ready_path: ready_path, boot_timeout: @config[:boot_timeout],
                                         stop_timeout: @config[:stop_timeout])
         @instance = instance
@@ -223,6 +225,15 @@ module Rackbench
       # Environment as stored: secrets masked, unset variables shown as unset.
       def redact(env)
         env.to_h { |k, v| [k, k.match?(/SECRET|TOKEN|PASSWORD|KEY_BASE/) && v ? "(generated, not stored)" : (v || "(unset)")] }
+      end
+
+      # The arena's in-process probe (requests and GC per worker) writes here; never a user's app.
+      def probe_env
+        return {} unless @ctx.app.arena?
+
+        dir = Diagnostics.probe_dir(server_dir)
+        FileUtils.mkdir_p(dir)
+        { Workload::Arena::Probe::ENV_KEY => dir }
       end
 
       def url_of(endpoint)

@@ -17,6 +17,7 @@ module Rackbench
     #   trials.jsonl     one line per trial, appended (and fsynced) the moment it ends
     #   setups.jsonl     one line per server boot: command line, version, pids, or why it failed
     #   samples.jsonl    the process sampler's time series, one line per sample
+    #   queues.jsonl     accept-queue and server-queue readings per trial (Sampling::Queues)
     #   capacity.jsonl   capacity searches: one line per measured level, and the knee
     #   warnings.jsonl   every warning the run gave (Report::WarningLog), with its time
     #   logs/            server and load-generator output
@@ -33,6 +34,7 @@ module Rackbench
         "trials.jsonl" => ["trial", %w[setup endpoint]],
         "setups.jsonl" => ["setup", %w[setup status]],
         "samples.jsonl" => ["sample", %w[key t]],
+        "queues.jsonl" => ["queue reading", %w[key t]],
         "capacity.jsonl" => ["capacity", %w[setup endpoint]],
         "warnings.jsonl" => ["warning", %w[text]]
       }.freeze
@@ -157,6 +159,15 @@ module Rackbench
       # with the trial's key, written in one go.
       def append_samples(key, series)
         append("samples.jsonl", series.map { |sample| { "key" => key }.merge(sample) })
+      end
+
+      def append_queues(key, series)
+        append("queues.jsonl", series.map { |row| { "key" => key }.merge(row) })
+      end
+
+      # {trial key => [queue readings]} (empty for a run without queues.jsonl).
+      def queues
+        read_lines("queues.jsonl").group_by { |row| row["key"] }
       end
 
       def trials
