@@ -121,14 +121,40 @@ module Rackbench
         mean_ms / 1000.0 > END_BIAS_LIMIT * @config[:duration]
       end
 
+      # Server memory growing by more than this share within one trial is
+      # flagged: a preforked server's RSS settles within its warm-up, so
+      # growth like this during a few seconds of load is a leak or unbounded
+      # cache, and later trials of the setup measure a different server.
+      RSS_GROWTH_LIMIT = 0.5
+
       def warnings(record)
+        cell = "#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}"
+        [client_warning(record, cell), stopped_warning(record, cell), growth_warning(record, cell)].compact
+      end
+
+      def client_warning(record, cell)
         client = record.dig("cpu", "client_machine_share")
         server = record.dig("cpu", "server_machine_share")
-        return [] unless client && server && client > CLIENT_SHARE_LIMIT && client + server > SATURATED
+        return unless client && server && client > CLIENT_SHARE_LIMIT && client + server > SATURATED
 
-        ["#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}: the load generator used " \
-         "#{(client * 100).round}% of the machine's CPU while it was saturated, so the server's figures are " \
-         "understated; use fewer load threads (--threads 1) or load from another machine (--url)"]
+        "#{cell}: the load generator used #{(client * 100).round}% of the machine's CPU while it was saturated, " \
+          "so the server's figures are understated; use fewer load threads (--threads 1) or load from another machine (--url)"
+      end
+
+      def stopped_warning(record, cell)
+        pids = record.dig("processes", "stopped_pids")
+        return if pids.nil? || pids.empty?
+
+        "#{cell}: server process(es) #{pids.join(', ')} were stopped (SIGSTOP or a debugger) during the trial, so " \
+          "it measured a frozen server; resume them (kill -CONT) and measure again"
+      end
+
+      def growth_warning(record, cell)
+        growth = record.dig("processes", "rss_growth")
+        return unless growth && growth > RSS_GROWTH_LIMIT
+
+        "#{cell}: the server's memory grew by #{(growth * 100).round}% during the trial (RSS, first vs last quarter " \
+          "of the samples): a leak or an unbounded cache; later trials of this setup measure a bigger server"
       end
     end
   end
