@@ -144,7 +144,7 @@ module Rackbench
 
       def boot
         started = Clock.now
-        instance = Server::Instance.new(adapter: Server.adapter(@setup.server, app: @ctx.app), setup: @setup,
+        instance = Server::Instance.new(adapter: Server.adapter(@setup.server, app: @ctx.app, runtime: @setup.runtime), setup: @setup,
                                         app: @ctx.app.config_ru, port: (@setup.front ? nil : @config[:port]) || Ports.free,
                                         dir: server_dir, env: @ctx.env.merge(@ctx.app.env),
                                         ready_path: ready_path, boot_timeout: @config[:boot_timeout],
