@@ -2,6 +2,7 @@
 
 require_relative "../stats/cells"
 require_relative "number_format"
+require_relative "warmup_curve"
 require_relative "../stats/interval"
 require_relative "resource_table"
 
@@ -35,6 +36,7 @@ module Rackbench
       def render
         @cells.endpoints.each { |endpoint| render_endpoint(endpoint) }
         ResourceTable.new(@trials, io: @io).render(method(:print_rows))
+        WarmupCurve.render(@trials, io: @io)
         render_failures
         return if @cells.cells.empty?
 

@@ -40,9 +40,11 @@ module Rackbench
       END_BIAS_LIMIT = 0.005
 
       # warmup: the warm-up's Load::Result for this endpoint (nil: none).
-      def initialize(trial:, url:, verification:, instance:, context:, front: nil, warmup: nil)
+      # warmup_summary: --warmup steady's windows (SteadyWarmup::Outcome#to_h).
+      def initialize(trial:, url:, verification:, instance:, context:, front: nil, warmup: nil, warmup_summary: nil)
         @trial = trial
         @warmup = warmup
+        @warmup_summary = warmup_summary
         @url = url
         @verification = verification
         @instance = instance
@@ -68,7 +70,8 @@ module Rackbench
                                                    verification: @verification)
         merge_sampler(record, summary.to_h) if summary
         record["health"] = checks if checks
-        record["warnings"] = warnings(record)
+        record["warmup"] = @warmup_summary if @warmup_summary
+        record["warnings"] = warnings(record) + warmup_warnings
         @ctx.store.append_trial(record)
         @ctx.store.append_samples(@trial.key, sampler.series) if sampler
         record["warnings"].each { |w| @ctx.listener.warning(w) }
@@ -114,6 +117,15 @@ module Rackbench
         return false unless mean_ms && @ctx.engine.respond_to?(:counts_window?) && !@ctx.plan.scenario
 
         mean_ms / 1000.0 > END_BIAS_LIMIT * @config[:duration]
+      end
+
+      def warmup_warnings
+        return [] unless @warmup_summary && !@warmup_summary["steady"]
+
+        w = @warmup_summary["windows"]
+        ["#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}: the warm-up reached no steady state in " \
+         "#{@warmup_summary['seconds']} s (last windows #{w.last(2).join(' and ')} #{@warmup_summary['metric']}), so " \
+         "the JIT may still be warming during the trial; raise --warmup-max or --warmup-tolerance"]
       end
 
       def warnings(record)
