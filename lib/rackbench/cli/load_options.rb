@@ -27,7 +27,7 @@ module Rackbench
         o.on("--warmup-max SECONDS", "with --warmup steady: give up (and warn) after this long (default 60)") { |v| cli[:warmup_max] = v }
         o.on("--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint (default 1)") { |v| cli[:cooldown] = v }
         o.on("-r", "--repeat N", "repetitions of every cell, setups reordered each time (default 1)") { |v| cli[:repeat] = v }
-        o.on("--engine NAME", "load generator: wrk (default), wrk-open (with --rate), ab, siege") { |v| cli[:engine] = v }
+        o.on("--engine NAME", "load generator: wrk (default), wrk-open (with --rate), ab, siege, siege-close (no keep-alive)") { |v| cli[:engine] = v }
         define_process(o, cli)
         define_verification(o, cli)
         o.on("--port N", "port the servers listen on (default: a free one per boot)") { |v| cli[:port] = v }

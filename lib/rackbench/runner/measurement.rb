@@ -125,7 +125,7 @@ module Rackbench
         w = @warmup_summary["windows"]
         ["#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}: the warm-up reached no steady state in " \
          "#{@warmup_summary['seconds']} s (last windows #{w.last(2).join(' and ')} #{@warmup_summary['metric']}), so " \
-         "the JIT may still be warming during the trial; raise --warmup-max or --warmup-tolerance"]
+         "the server (its JIT) may still be warming up during the trial; raise --warmup-max or --warmup-tolerance"]
       end
 
       def warnings(record)

@@ -35,7 +35,9 @@ module Rackbench
         <<~TEXT
           Reproduces the post "#{TITLE}": Unicorn xN on MRI (N = #{cores} cores; the post: 3 workers, its memory
           limit) against Puma in one JVM with 16 threads ("#{JRUBY_SETUP}"), on #{ENDPOINT}, c = #{LEVELS.join(', ')},
-          30 s per trial (the post: siege -b -t30s), with siege as the post's engine.
+          30 s per trial (the post: siege -b -t30s), with siege as the post's engine in its default configuration
+          ("siege-close": a new connection per request; under keep-alive siege counts every response Unicorn
+          ends with Connection: close as a failure).
 
           Warm-up: --warmup steady (5 s windows until two agree within 5%, at most 90 s): JRuby's JIT needs
           20-30 s of load, and a fixed 10 s warm-up measured a third to a fifth of its peak here.
@@ -50,7 +52,7 @@ module Rackbench
       end
 
       def settings(cores:, quick:)
-        base = { setups: ["unicorn x#{cores}", JRUBY_SETUP], endpoints: [ENDPOINT], engine: "siege", warmup: "steady",
+        base = { setups: ["unicorn x#{cores}", JRUBY_SETUP], endpoints: [ENDPOINT], engine: "siege-close", warmup: "steady",
                  warmup_tolerance: 0.05 }
         if quick
           base.merge(concurrency: QUICK_LEVELS, duration: 2, warmup_window: 3, warmup_max: 30, cooldown: 1)

@@ -89,7 +89,7 @@ class SuiteSettingsTest < Minitest::Test
   def test_jruby_runs_puma_on_jruby_with_siege_and_a_steady_warm_up
     quick = Rackbench::Suites.settings("jruby", cores: 4, quick: true)
     assert_equal ["unicorn x4", "puma x1:16 on jruby"], quick[:setups]
-    assert_equal ["siege", "steady", 3, 30], quick.values_at(:engine, :warmup, :warmup_window, :warmup_max)
+    assert_equal ["siege-close", "steady", 3, 30], quick.values_at(:engine, :warmup, :warmup_window, :warmup_max)
     config = Rackbench::Config.build(quick)
     assert_equal "jruby", config[:setups].last.runtime
     assert_match(/--engine wrk/, Rackbench::Suites::Jruby.description(4))
