@@ -18,7 +18,7 @@ module Rackbench
       QUICK_LEVELS = [1, 16, 128].freeze
 
       # The post's figures, stated beside the measured ones.
-      POST = "the post (JRuby 1.7.3, a Rails blog, siege -b -t30s): Puma ~420 vs Unicorn ~350 req/s at 16 users; " \
+      POST = "JRuby 1.7.3, a Rails blog, siege -b -t30s: Puma ~420 vs Unicorn ~350 req/s at 16 users; " \
              "at 128 users Puma ~50 ms vs Unicorn ~400 ms"
 
       module_function

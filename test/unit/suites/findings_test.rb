@@ -115,7 +115,7 @@ class SuiteFindingsTest < Minitest::Test
     assert_match(/\AMean latency at c=128: unicorn x2 400 ms vs puma x1:16 50 ms/, lines[1])
     assert_match(/\APuma ran on MRI/, lines[2])
     jruby = trials.map { |t| t.merge("setup" => t["setup"].sub("puma x1:16", "puma x1:16 on jruby")) }
-    assert_match(/\APuma ran on JRuby, as in the post \(the post \(JRuby 1.7.3.*Puma ~420 vs Unicorn ~350/,
+    assert_match(/\APuma ran on JRuby, as in the post \(JRuby 1.7.3.*Puma ~420 vs Unicorn ~350/,
                  findings("jruby", jruby)[2])
   end
 
