@@ -50,7 +50,9 @@ class JrubySetupTest < Minitest::Test
     Dir.mktmpdir do |dir|
       home = File.join(dir, "home")
       rt = Rackbench::Runtime::Jruby.new(home: home, gem_home: File.join(dir, "gems"))
-      assert_match(/JRuby is not installed \(.*home is missing\): run bin\/setup/, rt.problem) if rt.java_version
+      assert_match(/JRuby is not installed \(.*home is missing\): point RACKBENCH_JRUBY_HOME at a JRuby home/, rt.problem) if rt.java_version
+      own = Rackbench::Runtime::Jruby.new(home: File.join(Rackbench::Runtime::Jruby::ROOT, "no-such-version"))
+      assert_match(%r{JRuby is not installed \(.*no-such-version is missing\): run bin/setup}, own.problem) if own.java_version
       FileUtils.mkdir_p(File.join(home, "bin"))
       File.write(File.join(home, "bin", "jruby"), "#!/bin/sh\n")
       assert_match(%r{incomplete \(no lib/jruby.jar, bin/.jruby.module_opts\)}, rt.problem) if rt.java_version
