@@ -22,7 +22,10 @@ module Rackbench
       connections: nil,      # open loop: connections; nil: max(R x 10 ms, R x expected_latency)
       expected_latency: 0.25, # open loop: seconds of latency to provision connections for
       duration: 2.0,         # seconds of measured load per trial
-      warmup: 1.0,           # unrecorded seconds per setup and endpoint before its trials
+      warmup: 1.0,           # unrecorded seconds per setup and endpoint before its trials; "steady": until steady state
+      warmup_window: 2.0,    # --warmup steady: seconds per warm-up window (Runner::SteadyWarmup)
+      warmup_tolerance: 0.05, # --warmup steady: two consecutive windows within this share are steady
+      warmup_max: 60.0,      # --warmup steady: seconds after which the warm-up ends unsteady (a warning)
       cooldown: 1.0,         # idle seconds after each level of a CPU-heavy endpoint
       repeat: 1,
       engine: "wrk",
@@ -46,7 +49,7 @@ module Rackbench
 
     BUILT_IN_APPS = %w[arena rails].freeze # --app names that are not paths (Workload::App)
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
-    NUMBERS = %i[duration warmup cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
+    NUMBERS = %i[duration warmup warmup_window warmup_tolerance warmup_max cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
                  health_timeout].freeze
     OPEN_LOOP_ENGINES = %w[wrk-open].freeze
     COUNTS = %i[repeat upstream_bytes].freeze
@@ -93,7 +96,9 @@ module Rackbench
       unknown = cfg.keys - keys
       raise UsageError, "unknown setting #{unknown.first}#{Suggest.did_you_mean(unknown.first, keys)}" if unknown.any?
 
-      NUMBERS.each { |k| cfg[k] = number(k, cfg[k], min: k == :duration ? 0.5 : 0) }
+      cfg[:warmup] = "steady" if cfg[:warmup].is_a?(String) && cfg[:warmup].strip.casecmp?("steady")
+      NUMBERS.each { |k| cfg[k] = number(k, cfg[k], min: NUMBER_MIN.fetch(k, 0)) unless k == :warmup && cfg[k] == "steady" }
+      check_warmup(cfg)
       COUNTS.each { |k| cfg[k] = count(k, cfg[k]) }
       cfg[:concurrency] = Array(cfg[:concurrency]).flatten.map { |c| count(:concurrency, c, max: MAX_CONCURRENCY) }
       raise UsageError, "concurrency needs at least one level, e.g. --concurrency 1,8,32" if cfg[:concurrency].empty?
@@ -116,11 +121,26 @@ module Rackbench
       cfg
     end
 
+    NUMBER_MIN = { duration: 0.5, warmup_window: 0.5, warmup_tolerance: 0.001 }.freeze
+
+    # --warmup steady needs windows that fit its cap; its tolerance is a share.
+    def check_warmup(cfg)
+      if cfg[:warmup_tolerance] >= 1
+        raise UsageError, "--warmup-tolerance is a share of throughput below 1, e.g. 0.05 for 5% (got #{cfg[:warmup_tolerance]})"
+      end
+      return if cfg[:warmup_max] >= 2 * cfg[:warmup_window]
+
+      raise UsageError, "--warmup-max (#{cfg[:warmup_max]} s) must hold two --warmup-window windows " \
+                        "(#{cfg[:warmup_window]} s each) to compare; raise it"
+    end
+
     def number(key, value, min: 0)
       n = Float(value, exception: false) if value.is_a?(Numeric) || value.is_a?(String)
       return n if n&.finite? && n >= min
 
-      unit = key == :rate ? "requests per second" : "seconds"
+      unit = { rate: "requests per second", warmup_tolerance: "(a share, e.g. 0.05)" }.fetch(key, "seconds")
+      return raise(UsageError, "--warmup must be a number of seconds >= 0 or \"steady\" (got #{value.inspect})") if key == :warmup
+
       raise UsageError, "#{flag(key)} must be a number of #{unit} >= #{min} (got #{value.inspect})"
     end
 

@@ -23,7 +23,8 @@ module Rackbench
   # of concurrency: and return loop "open"; see Load::WrkOpenLoop.
   module Load
     ENGINES = { "wrk" => -> { Wrk.new }, "wrk-open" => -> { WrkOpenLoop.new }, "ab" => -> { Ab.new },
-                "siege" => -> { Siege.new }, "fake" => -> { Fake.new } }.freeze
+                "siege" => -> { Siege.new }, "siege-close" => -> { Siege.new(keepalive: false) },
+                "fake" => -> { Fake.new } }.freeze
 
     module_function
 

@@ -7,6 +7,7 @@ require_relative "server/passenger"
 require_relative "server/falcon"
 require_relative "server/pitchfork"
 require_relative "server/instance"
+require_relative "server/puma_jruby"
 
 module Rackbench
   # The server adapters rackbench knows, by key.
@@ -18,7 +19,11 @@ module Rackbench
 
     module_function
 
-    def adapter(key, app: nil)
+    # runtime "jruby": the adapter that runs the server on JRuby (Setup
+    # allows only Puma there).
+    def adapter(key, app: nil, runtime: nil)
+      return PumaJruby.new(app: app) if runtime == "jruby" && key == "puma"
+
       klass = ADAPTERS.fetch(key) do
         raise UsageError, "unknown server #{key.inspect}#{Suggest.did_you_mean(key, ADAPTERS.keys)}; " \
                           "accepted: #{ADAPTERS.keys.join(', ')}"

@@ -20,10 +20,14 @@ module Rackbench
         o.on("--connections N", "open loop: connections (default: enough for --expected-latency at the rate)") { |v| cli[:connections] = v }
         o.on("--expected-latency SECONDS", "open loop: latency to provision connections for (default 0.25)") { |v| cli[:expected_latency] = v }
         o.on("-d", "--duration SECONDS", "measured load per trial (default 2)") { |v| cli[:duration] = v }
-        o.on("--warmup SECONDS", "unrecorded load per setup and endpoint first (default 1; 0 = none)") { |v| cli[:warmup] = v }
+        o.on("--warmup SECONDS|steady", "unrecorded load per setup and endpoint first (default 1; 0 = none; " \
+                                        "steady: windows until two agree, for a JIT)") { |v| cli[:warmup] = v }
+        o.on("--warmup-window SECONDS", "with --warmup steady: length of each window (default 2)") { |v| cli[:warmup_window] = v }
+        o.on("--warmup-tolerance SHARE", "with --warmup steady: windows within this share agree (default 0.05)") { |v| cli[:warmup_tolerance] = v }
+        o.on("--warmup-max SECONDS", "with --warmup steady: give up (and warn) after this long (default 60)") { |v| cli[:warmup_max] = v }
         o.on("--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint (default 1)") { |v| cli[:cooldown] = v }
         o.on("-r", "--repeat N", "repetitions of every cell, setups reordered each time (default 1)") { |v| cli[:repeat] = v }
-        o.on("--engine NAME", "load generator: wrk (default), wrk-open (with --rate), ab, siege") { |v| cli[:engine] = v }
+        o.on("--engine NAME", "load generator: wrk (default), wrk-open (with --rate), ab, siege, siege-close (no keep-alive)") { |v| cli[:engine] = v }
         define_process(o, cli)
         define_verification(o, cli)
         o.on("--port N", "port the servers listen on (default: a free one per boot)") { |v| cli[:port] = v }

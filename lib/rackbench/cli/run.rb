@@ -22,6 +22,7 @@ require_relative "../process/journal"
 require_relative "../test_seam"
 require_relative "servers"
 require_relative "load_options"
+require_relative "jruby_check"
 
 module Rackbench
   module CLI
@@ -168,6 +169,7 @@ module Rackbench
 
       def check_servers!(config)
         app = Workload::App.resolve(config[:app])
+        JrubyCheck.check!(config[:setups], app, runtime: Runtime::Jruby.default(@env))
         config[:setups].map(&:server).uniq.each do |key|
           adapter = Server.adapter(key, app: app)
           next if adapter.available?
@@ -188,7 +190,7 @@ module Rackbench
           "servers" => plan.setups.map(&:server).uniq.to_h { |k| [k, server_version(k, plan.config)] },
           "app" => Workload::App.resolve(plan.config[:app]).to_h,
           "server_configs" => server_configs(plan)
-        )
+        ).merge(JrubyCheck.meta(plan.setups, runtime: Runtime::Jruby.default(@env)))
       end
 
       # Each setup's command line and generated config files as they will be
@@ -199,7 +201,7 @@ module Rackbench
 
         app = Workload::App.resolve(plan.config[:app])
         plan.setups.to_h do |setup|
-          adapter = Server.adapter(setup.server, app: app)
+          adapter = Server.adapter(setup.server, app: app, runtime: setup.runtime)
           dir = File.join("RUN_DIR", "logs", setup.label.gsub(/[^A-Za-z0-9.]+/, "_"))
           [setup.label, { "argv" => adapter.argv(setup, app: app.config_ru, port: "PORT", dir: dir),
                           "files" => adapter.files(setup, port: "PORT", dir: dir), "env" => adapter.env(setup) }]

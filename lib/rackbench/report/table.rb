@@ -2,6 +2,7 @@
 
 require_relative "../stats/cells"
 require_relative "number_format"
+require_relative "warmup_curve"
 require_relative "../stats/interval"
 require_relative "resource_table"
 require_relative "verdict_notes"
@@ -37,6 +38,7 @@ module Rackbench
         @cells.endpoints.each { |endpoint| render_endpoint(endpoint) }
         ResourceTable.new(@trials, io: @io).render(method(:print_rows))
         VerdictNotes.new(@trials, io: @io).render
+        WarmupCurve.render(@trials, io: @io)
         render_failures
         return if @cells.cells.empty?
 

@@ -41,9 +41,11 @@ module Rackbench
       END_BIAS_LIMIT = 0.005
 
       # warmup: the warm-up's Load::Result for this endpoint (nil: none).
-      def initialize(trial:, url:, verification:, instance:, context:, front: nil, warmup: nil)
+      # warmup_summary: --warmup steady's windows (SteadyWarmup::Outcome#to_h).
+      def initialize(trial:, url:, verification:, instance:, context:, front: nil, warmup: nil, warmup_summary: nil)
         @trial = trial
         @warmup = warmup
+        @warmup_summary = warmup_summary
         @url = url
         @verification = verification
         @instance = instance
@@ -72,7 +74,8 @@ module Rackbench
         merge_sampler(record, diagnostics.fields(summary)) if diagnostics
         record["upstream_delay_s"] = @config[:upstream_delay] if @instance && Workload::Arena.needs_upstream?([@trial.endpoint])
         record["health"] = checks if checks
-        record["warnings"] = warnings(record)
+        record["warmup"] = @warmup_summary if @warmup_summary
+        record["warnings"] = warnings(record) + warmup_warnings
         @ctx.store.append_trial(record)
         @ctx.store.append_samples(@trial.key, sampler.series) if sampler
         @ctx.store.append_queues(@trial.key, diagnostics.series) if diagnostics
@@ -126,6 +129,15 @@ module Rackbench
       # growth like this during a few seconds of load is a leak or unbounded
       # cache, and later trials of the setup measure a different server.
       RSS_GROWTH_LIMIT = 0.5
+
+      def warmup_warnings
+        return [] unless @warmup_summary && !@warmup_summary["steady"]
+
+        w = @warmup_summary["windows"]
+        ["#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}: the warm-up reached no steady state in " \
+         "#{@warmup_summary['seconds']} s (last windows #{w.last(2).join(' and ')} #{@warmup_summary['metric']}), so " \
+         "the server (its JIT) may still be warming up during the trial; raise --warmup-max or --warmup-tolerance"]
+      end
 
       def warnings(record)
         cell = "#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}"

@@ -11,6 +11,7 @@ require_relative "../workload/arena"
 require_relative "measurement"
 require_relative "../workload/arena/probe"
 require "fileutils"
+require_relative "steady_warmup"
 
 module Rackbench
   class Runner
@@ -70,7 +71,7 @@ module Rackbench
         alive!
         record = Measurement.new(trial: trial, url: url_of(trial.endpoint), verification: @checks[trial.endpoint],
                                  instance: @instance, front: @front, context: context,
-                                 warmup: warmups[trial.endpoint]).call
+                                 warmup: warmups[trial.endpoint], warmup_summary: warmup_summaries[trial.endpoint]).call
         alive!
         settle
         record
@@ -97,27 +98,47 @@ module Rackbench
         end
       end
 
-      # Returns the engine's Result (nil without warm-up, or when it failed).
+      # Returns the engine's Result (nil without warm-up, or when it failed);
+      # --warmup steady: the last window's (SteadyWarmup).
       def warm_up(endpoint, trials, engine: @ctx.engine)
-        return unless @config[:warmup].positive?
+        steady = @config[:warmup] == "steady"
+        return unless steady || @config[:warmup].positive?
 
         url = url_of(endpoint)
         @ctx.listener.warming_up(@setup, url)
-        common = { url: url, duration: @config[:warmup], timeout: @config[:timeout],
-                   log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
+        common = { url: url, timeout: @config[:timeout], log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
         common[:scenario] = @ctx.plan.scenario if @ctx.plan.scenario
-        warmups[endpoint] =
+        run = lambda do |seconds|
           if trials.first.rate
-            engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], **common)
+            engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], duration: seconds, **common)
           else
-            engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], **common)
+            engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], duration: seconds, **common)
           end
+        end
+        warmups[endpoint] = steady ? steady_warm_up(endpoint, trials, run) : run.call(@config[:warmup])
       rescue Error => e
         @ctx.listener.warning("#{@setup.label}: warm-up of #{url} failed (#{e.message}); measuring anyway")
         nil
       end
 
+      # {endpoint => SteadyWarmup::Outcome#to_h}: stored with each trial.
+      def warmup_summaries
+        @warmup_summaries ||= {}
+      end
+
       private
+
+      # Each window is stored the moment it ends (warmups.jsonl).
+      def steady_warm_up(endpoint, trials, run)
+        rule = SteadyWarmup.new(window: @config[:warmup_window], tolerance: @config[:warmup_tolerance],
+                                max: @config[:warmup_max], open_loop: !trials.first.rate.nil?, run: run)
+        outcome = rule.call do |w|
+          @ctx.store.append_warmup({ "setup" => @setup.label, "repetition" => @rep, "endpoint" => endpoint,
+                                     "at" => Clock.wall_iso8601 }.merge(w))
+        end
+        warmup_summaries[endpoint] = outcome.to_h
+        outcome.last
+      end
 
       # {endpoint => the warm-up's Load::Result}: its latency tells a trial
       # whether to count throughput in a window (Measurement#window?).
@@ -146,7 +167,7 @@ module Rackbench
 
       def boot
         started = Clock.now
-        instance = Server::Instance.new(adapter: Server.adapter(@setup.server, app: @ctx.app), setup: @setup,
+        instance = Server::Instance.new(adapter: Server.adapter(@setup.server, app: @ctx.app, runtime: @setup.runtime), setup: @setup,
                                         app: @ctx.app.config_ru, port: (@setup.front ? nil : @config[:port]) || Ports.free,
                                         dir: server_dir, env: @ctx.env.merge(@ctx.app.env, probe_env),
                                         ready_path: ready_path, boot_timeout: @config[:boot_timeout],

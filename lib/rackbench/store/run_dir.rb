@@ -20,6 +20,7 @@ module Rackbench
     #   queues.jsonl     accept-queue and server-queue readings per trial (Sampling::Queues)
     #   capacity.jsonl   capacity searches: one line per measured level, and the knee
     #   warnings.jsonl   every warning the run gave (Report::WarningLog), with its time
+    #   warmups.jsonl    --warmup steady: one line per warm-up window (Runner::SteadyWarmup)
     #   logs/            server and load-generator output
     #   processes.jsonl  the process groups the writer started and stopped (ProcessControl::Journal)
     #   .rackbench.lock  the writer lock (Store::Lock): one run, resume, capacity or tune at a time
@@ -36,7 +37,8 @@ module Rackbench
         "samples.jsonl" => ["sample", %w[key t]],
         "queues.jsonl" => ["queue reading", %w[key t]],
         "capacity.jsonl" => ["capacity", %w[setup endpoint]],
-        "warnings.jsonl" => ["warning", %w[text]]
+        "warnings.jsonl" => ["warning", %w[text]],
+        "warmups.jsonl" => ["warm-up window", %w[setup endpoint window]]
       }.freeze
 
       attr_reader :path, :notices
@@ -180,6 +182,14 @@ module Rackbench
 
       def setups
         read_lines("setups.jsonl")
+      end
+
+      def append_warmup(record)
+        append("warmups.jsonl", record)
+      end
+
+      def warmups
+        read_lines("warmups.jsonl")
       end
 
       def append_warning(record)
