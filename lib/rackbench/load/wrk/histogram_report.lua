@@ -1,43 +1,8 @@
 -- rackbench's closed-loop script for load from other hosts (--load-host):
--- report.lua's RACKBENCH_RESULT line, plus the latency histogram so that
--- rackbench can add the hosts' histograms and take percentiles from the sum
--- (Rackbench::Stats::HistogramMerge), never averaging per-host percentiles:
---
---   RACKBENCH_HISTOGRAM {"unit":"ns","latency":{"INDEX":COUNT,...}}
---
--- Method: wrk 4.1 keeps latency in 1 µs buckets; `#latency` is the number
--- of non-empty buckets and latency(i) returns the i-th one's value (µs) and
--- count. Each is re-bucketed into histogram.lua's log-linear layout (the
--- open-loop script's, 512 sub-buckets per power of two, midpoint relative
--- error <= 0.1%), so both loops export the same histogram. The counts
--- include wrk's synthetic coordinated-omission samples, as its own
--- percentiles do. Only done() is defined: no cost per request.
+-- report.lua's RACKBENCH_RESULT line, then the latency histogram
+-- (histogram_export.lua says how) so that rackbench adds the hosts'
+-- histograms and takes percentiles from the sum.
 
 local here = debug.getinfo(1, "S").source:sub(2):match("(.*/)") or "./"
 dofile(here .. "report.lua")
-local H = dofile(here .. "histogram.lua")
-local report_done = done
-
-local function sparse_json(counts)
-  local keys = {}
-  for i, _ in pairs(counts) do keys[#keys + 1] = i end
-  table.sort(keys)
-  local parts = {}
-  for n, i in ipairs(keys) do
-    parts[n] = string.format('"%d":%.0f', i, counts[i])
-  end
-  return "{" .. table.concat(parts, ",") .. "}"
-end
-
-function done(summary, latency, requests)
-  report_done(summary, latency, requests)
-  local counts = {}
-  if latency.min <= latency.max then
-    for i = 1, #latency do
-      local us, count = latency(i)
-      local b = H.index(us * 1000)
-      counts[b] = (counts[b] or 0) + count
-    end
-  end
-  io.write('RACKBENCH_HISTOGRAM {"unit":"ns","latency":', sparse_json(counts), "}\n")
-end
+dofile(here .. "histogram_export.lua")
