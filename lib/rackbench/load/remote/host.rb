@@ -17,6 +17,11 @@ module Rackbench
 
         alias_method :to_s, :label
 
+        # As given back to --load-host (with its weight).
+        def spec
+          weight ? "#{label}=#{weight.to_s.sub(/\.0\z/, '')}" : label
+        end
+
         def loopback?
           hostname == "localhost" || hostname.start_with?("127.") || hostname == "::1"
         end

@@ -26,6 +26,9 @@ module Rackbench
 
           SSHKit.config.output = SSHKit::Formatter::BlackHole.new($stderr)
           SSHKit::Backend::Netssh.configure { |c| c.pty = true }
+          # No connection cache: a cached connection to a host whose sshd
+          # restarted fails ("closed stream"), and none stays open after a run.
+          SSHKit::Backend::Netssh.pool.idle_timeout = 0
           @configured = true
         end
 
