@@ -139,6 +139,16 @@ class LoadHostsTest < Minitest::Test
     assert_refused(ssh_args([host], known_hosts: empty), /load host #{Regexp.escape(host.spec)}: its host key is not in/)
   end
 
+  def test_doctor_checks_each_load_host
+    up, down = sshd("127.0.0.2"), sshd("127.0.0.3")
+    args = ssh_args([up, down])
+    down.stop
+    status, out, = run_cli("doctor", *args)
+    assert_equal 1, status, out
+    assert_match(/^ok\s+load host\s+#{Regexp.escape(up.spec)}: wrk 4\.\d+\.\d+, #{Etc.nprocessors} cores, clock [+-]\d+\.\d+ s from this machine's/, out)
+    assert_match(/^FAIL\s+load host\s+#{Regexp.escape(down.spec)}: connection refused/, out)
+  end
+
   # Every process the sshd's started (their sessions, any wrk) and every
   # directory rackbench made on the hosts.
   def remote_leftovers
