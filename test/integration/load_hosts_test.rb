@@ -83,9 +83,13 @@ class LoadHostsTest < Minitest::Test
     assert_in_delta 80, closed["rps"], 16
 
     out = File.join(@dir, "open")
-    status, _, err = run_cli(*run_args(out, ["--rate", "100"]), *ssh_args(daemons))
+    status, _, err = run_cli(*run_args(out, ["--rate", "100"]), "--bind", "127.0.0.4", *ssh_args(daemons))
     assert_equal 0, status, err
+    refute_match(/Warning/, err, "a loopback --bind is no warning")
+    booted = File.readlines(File.join(out, "setups.jsonl")).map { |l| JSON.parse(l) }.first
+    assert_includes booted["argv"], "tcp://127.0.0.4:#{booted['port']}", "--bind: the server listens there"
     open = trials(out).first
+    open["load_hosts"].each { |p| assert_includes p["command"], "http://127.0.0.4:#{booted['port']}/pause/0.05" }
     assert_parts_add_up(open, daemons)
     assert_equal [50.0, 50.0], open["load_hosts"].map { |p| p["rate"] }
     assert_in_delta 100, open["achieved_rate"], 5, "open-loop achieved rate = the target"
@@ -102,6 +106,10 @@ class LoadHostsTest < Minitest::Test
     assert_match(/\AError: #{pattern}/, err)
     assert_empty stdout
     refute File.exist?(File.join(out, "setups.jsonl")), "no server booted"
+  end
+
+  def test_bind_to_an_address_this_machine_lacks
+    assert_refused(["--bind", "192.0.2.77"], /--bind "192.0.2.77" is not an address of this machine/)
   end
 
   def test_a_host_whose_sshd_is_down_is_named

@@ -42,10 +42,11 @@ module Rackbench
           raise UsageError, "#{option} #{path} is not #{what} this user can read; check the path"
         end
 
-        # An address this machine has (any of its interfaces), kept as given.
+        # An address this machine has (any of its interfaces, or any of
+        # 127.0.0.0/8, all of which Linux's loopback answers), kept as given.
         def bind(address)
           address = address.to_s.strip
-          return address if local_addresses.include?(address) || address == "0.0.0.0"
+          return address if local_addresses.include?(address) || address.match?(/\A127\.\d+\.\d+\.\d+\z/)
 
           raise UsageError, "--bind #{address.inspect} is not an address of this machine (it has " \
                             "#{local_addresses.first(6).join(', ')}); give one of them, one the load hosts can reach"
