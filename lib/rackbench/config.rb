@@ -8,6 +8,7 @@ require_relative "setup"
 require_relative "suggest"
 require_relative "scenario"
 require_relative "workload/arena"
+require_relative "load/remote/settings"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -44,7 +45,11 @@ module Rackbench
       health_timeout: 2.0,   # a health check slower than this fails (and fails the capacity SLO)
       verify: true,          # check each endpoint's first responses before loading it
       expect_status: nil,    # statuses verification accepts, e.g. [301]; nil: any 2xx
-      quiet: false
+      quiet: false,
+      load_hosts: [],        # [USER@]HOST[:PORT][=WEIGHT]: load from these hosts over SSH (Load::Remote)
+      ssh_key: nil,          # with load_hosts: a private key file (nil: the agent's keys and ~/.ssh's)
+      ssh_known_hosts: nil,  # with load_hosts: the known_hosts file (nil: ~/.ssh/known_hosts)
+      bind: "127.0.0.1"      # the address servers (and nginx in front) listen on
     }.freeze
 
     BUILT_IN_APPS = %w[arena rails].freeze # --app names that are not paths (Workload::App)
@@ -69,7 +74,7 @@ module Rackbench
 
     # A JSON-able form of a built config (stored in meta.json for --resume).
     def dump(cfg)
-      cfg.to_h { |k, v| [k.to_s, k == :setups ? v.map(&:label) : v] }
+      cfg.to_h { |k, v| [k.to_s, %i[setups load_hosts].include?(k) ? v.map { |x| x.respond_to?(:spec) ? x.spec : x.label } : v] }
     end
 
     def load(hash)
@@ -118,7 +123,7 @@ module Rackbench
       check_scenario(cfg)
       check_url(cfg)
       check_arena(cfg)
-      cfg
+      Load::Remote::Settings.check(cfg)
     end
 
     NUMBER_MIN = { duration: 0.5, warmup_window: 0.5, warmup_tolerance: 0.001 }.freeze

@@ -23,6 +23,8 @@ require_relative "../test_seam"
 require_relative "servers"
 require_relative "load_options"
 require_relative "jruby_check"
+require_relative "remote_options"
+require_relative "../load/remote/engine"
 
 module Rackbench
   module CLI
@@ -38,7 +40,7 @@ module Rackbench
 
         config = layered_config(cli, plan_path)
         config = with_default_setups(config)
-        engine = checked_engine(config[:engine])
+        engine = checked_engine(config[:engine], config)
         check_servers!(config)
         execute(Plan.new(config), engine)
       end
@@ -103,7 +105,7 @@ module Rackbench
         meta = store.meta
         (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }
         store.write_meta(meta)
-        execute(Plan.new(config), checked_engine(config[:engine]), store)
+        execute(Plan.new(config), checked_engine(config[:engine], config), store)
       end
 
       # capacity and tune choose each level from the ones before, in one
@@ -144,6 +146,7 @@ module Rackbench
           o.on("--suite NAME", "a built-in suite reproducing a seed study (rackbench suites lists them)") { |v| cli[:suite] = v }
           o.on("--quick", "with --suite: its quick variant (a few minutes on 2 cores)") { cli[:quick] = true }
           LoadOptions.define(o, cli)
+          RemoteOptions.define(o, cli)
           o.on("--no-verify", "skip checking each endpoint's first responses before load") { cli[:verify] = false }
           o.on("--resume DIR", "continue an interrupted run: the trials DIR holds are skipped") { |v| cli[:resume] = Store::Target.expand(v, option: "--resume") }
           o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
@@ -160,7 +163,16 @@ module Rackbench
         Config.build(config.merge(setups: Config.default_setups(installed: installed)))
       end
 
-      def checked_engine(name)
+      # With load hosts: every host probed (reachable, wrk, cores) before any
+      # server boots; a non-loopback --bind is a warning naming the address.
+      def checked_engine(name, config = {})
+        warning = Load::Remote::Settings.bind_warning(config[:bind].to_s) if config[:bind]
+        @err.puts "Warning: #{warning}" if warning
+        if config[:load_hosts]&.any?
+          ssh = Load::Remote::Ssh.new(key: config[:ssh_key], known_hosts: config[:ssh_known_hosts])
+          return Load::Remote::Engine.connect(name, config[:load_hosts], ssh: ssh, threads: config[:threads])
+        end
+
         engine = Load.engine(name)
         return engine if engine.available?
 

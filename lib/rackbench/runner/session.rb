@@ -88,7 +88,7 @@ module Rackbench
 
         deadline = Clock.now + @config[:timeout] + @config[:duration]
         port = (@front || @instance).port
-        until Server::HttpProbe.get("127.0.0.1", port, ready_path, timeout: [deadline - Clock.now, 0.5].max)
+        until Server::HttpProbe.get(bind, port, ready_path, timeout: [deadline - Clock.now, 0.5].max)
           if Clock.now > deadline
             return @ctx.listener.warning("#{@setup.label}: still busy with queued requests after the trial; " \
                                          "the next trial may wait behind them (raise --timeout)")
@@ -147,7 +147,8 @@ module Rackbench
       end
 
       def boot_front
-        front = Server::NginxFront.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir)
+        front = Server::NginxFront.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir,
+                                       host: bind)
         @front = front
         front.start
         @ctx.store.append_setup("setup" => @setup.label, "repetition" => @rep, "status" => "ok", "front" => "nginx",
@@ -171,7 +172,7 @@ module Rackbench
                                         app: @ctx.app.config_ru, port: (@setup.front ? nil : @config[:port]) || Ports.free,
                                         dir: server_dir, env: @ctx.env.merge(@ctx.app.env, probe_env),
                                         ready_path: ready_path, boot_timeout: @config[:boot_timeout],
-                                        stop_timeout: @config[:stop_timeout])
+                                        stop_timeout: @config[:stop_timeout], host: @setup.front ? "127.0.0.1" : bind)
         @instance = instance
         instance.start
         @ctx.store.append_setup(setup_record(instance, boot_s: Clock.now - started))
@@ -202,7 +203,7 @@ module Rackbench
 
       def verifier_for
         if @instance
-          Verify.new(host: "127.0.0.1", port: (@front || @instance).port, server: @setup.server, arena: @ctx.app.arena?,
+          Verify.new(host: bind, port: (@front || @instance).port, server: @setup.server, arena: @ctx.app.arena?,
                      upstream_bytes: @config[:upstream_bytes], timeout: @config[:timeout],
                      expect_status: @config[:expect_status], server_log: @instance.log_path)
         else
@@ -265,6 +266,11 @@ module Rackbench
         return @config[:url] unless @instance
 
         (@front || @instance).url("")
+      end
+
+      # The address the servers (or nginx in front) listen on: --bind.
+      def bind
+        @config[:bind] || "127.0.0.1"
       end
 
       def server_dir

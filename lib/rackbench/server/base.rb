@@ -12,7 +12,8 @@ module Rackbench
     #   graceful_signal         what stops it after in-flight requests finish
     #   version                 "6.4.2" or nil when not installed
     #   available?              installed and runnable here
-    #   argv(setup, app:, port:, dir:)   the command line (an argument array)
+    #   argv(setup, app:, port:, dir:, host: "127.0.0.1")   the command line
+    #                              (an argument array); host: the address to listen on
     #   files(setup, port:, dir:)  {path => content} written before boot (configs)
 #   env(setup)              extra environment for the server process
     #   worker?(entry, master_pid)  is this descendant a worker process?

@@ -22,7 +22,8 @@ module Rackbench
 
       attr_reader :port, :child
 
-      def initialize(upstream_port:, port:, dir:, workers: 1, binary: BINARY)
+      def initialize(upstream_port:, port:, dir:, workers: 1, binary: BINARY, host: "127.0.0.1")
+        @host = host # the address nginx listens on (--bind); the upstream stays on 127.0.0.1
         @upstream_port = upstream_port
         @port = port
         @dir = File.join(dir, "nginx")
@@ -38,7 +39,7 @@ module Rackbench
       end
 
       def url(path = "/")
-        "http://127.0.0.1:#{@port}#{path}"
+        "http://#{@host}:#{@port}#{path}"
       end
 
       def config_path
@@ -93,7 +94,7 @@ module Rackbench
             scgi_temp_path #{quote("#{@dir}/tmp/scgi")};
             upstream app { server 127.0.0.1:#{@upstream_port}; keepalive 64; }
             server {
-              listen 127.0.0.1:#{@port} backlog=1024;
+              listen #{@host}:#{@port} backlog=1024;
               location / {
                 proxy_pass http://app;
                 proxy_http_version 1.1;
@@ -110,7 +111,7 @@ module Rackbench
       private
 
       def wait_ready(deadline)
-        until HttpProbe.get("127.0.0.1", @port, "/health", on_silence: :silent) &&
+        until HttpProbe.get(@host, @port, "/health", on_silence: :silent) &&
               Sampling::Sockets.ports_of(processes.map(&:pid)).include?(@port)
           raise failed("exited at start (#{@child.exit_summary})") unless @child.alive?
           raise failed("did not answer on port #{@port}") if Clock.now > deadline

@@ -39,8 +39,8 @@ module Rackbench
         at_least?(STATS_FROM)
       end
 
-      def argv(setup, app:, port:, dir:)
-        cmd = [*launch(setup), *config_args(setup, dir), "-e", "production", "-b", "tcp://127.0.0.1:#{port}",
+      def argv(setup, app:, port:, dir:, host: "127.0.0.1")
+        cmd = [*launch(setup), *config_args(setup, dir), "-e", "production", "-b", "tcp://#{host}:#{port}",
                "-t", "#{setup.threads}:#{setup.threads}", "--pidfile", File.join(dir, "puma.pid"),
                "--tag", "rackbench"]
         cmd += ["-w", setup.workers.to_s] unless single_process?(setup)
