@@ -6,7 +6,7 @@ require_relative "server/thin"
 require_relative "server/passenger"
 require_relative "server/falcon"
 require_relative "server/pitchfork"
-require_relative "server/instance"
+require_relative "process/server_instance"
 
 module Rackbench
   # The server adapters rackbench knows, by key.

@@ -3,7 +3,7 @@
 require "etc"
 require_relative "error"
 require_relative "suggest"
-require_relative "config"
+require_relative "plan/config"
 require_relative "workload/arena"
 require_relative "suites/pavese"
 require_relative "suites/arena"

@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
 require "rackbench/server"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/workload/arena"
-require "rackbench/server/http_probe"
+require "rackbench/process/http_probe"
 
 # Shared contract test for server adapters (Rack::Lint's idea applied to
 # servers): the including class defines #setup_label. Each test boots the real
@@ -26,7 +26,7 @@ module ServerContract
   end
 
   def boot
-    instance = Rackbench::Server::Instance.new(adapter: adapter, setup: rb_setup, app: Rackbench::Workload::Arena::CONFIG_RU,
+    instance = Rackbench::ProcessControl::ServerInstance.new(adapter: adapter, setup: rb_setup, app: Rackbench::Workload::Arena::CONFIG_RU,
                                                port: Rackbench::Ports.free, dir: tmpdir,
                                                ready_path: Rackbench::Workload::Arena::READY_PATH)
     instance.start
@@ -44,7 +44,7 @@ module ServerContract
 
   def test_boots_serves_finds_workers_and_stops_clean
     instance = boot
-    res = Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/server")
+    res = Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/server")
     assert_equal 200, res.status
     info = JSON.parse(res.body)
     assert_equal rb_setup.server, info["server"]

@@ -2,7 +2,7 @@
 
 require_relative "command"
 require_relative "load_options"
-require_relative "../config"
+require_relative "../plan/config"
 require_relative "../plan"
 require_relative "../runner"
 require_relative "../environment"

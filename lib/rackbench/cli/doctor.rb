@@ -2,7 +2,7 @@
 
 require_relative "command"
 require_relative "../doctor"
-require_relative "../config"
+require_relative "../plan/config"
 
 module Rackbench
   module CLI

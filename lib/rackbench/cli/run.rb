@@ -2,13 +2,13 @@
 
 require "shellwords"
 require_relative "command"
-require_relative "../config"
+require_relative "../plan/config"
 require_relative "../plan"
-require_relative "../plan_file"
+require_relative "../plan/file"
 require_relative "../load"
 require_relative "../runner"
 require_relative "../workload/app"
-require_relative "../server/nginx_front"
+require_relative "../server/front/nginx"
 require_relative "../environment"
 require_relative "../store/run_dir"
 require_relative "../report/listener"
@@ -174,7 +174,7 @@ module Rackbench
           where = app.bundled? ? "in your app's bundle" : "here"
           raise Error, "#{key} is not installed #{where}: #{adapter.install_hint}"
         end
-        return unless config[:setups].any?(&:front) && Server::NginxFront.version.nil?
+        return unless config[:setups].any?(&:front) && Server::Front::Nginx.version.nil?
 
         raise Error, "nginx not found (needed by \"behind nginx\" setups): run bin/setup (or apt-get install nginx-light)"
       end

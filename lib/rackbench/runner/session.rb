@@ -5,8 +5,8 @@ require_relative "../clock"
 require_relative "../error"
 require_relative "../ports"
 require_relative "../server"
-require_relative "../server/nginx_front"
-require_relative "../verify"
+require_relative "../server/front/nginx"
+require_relative "verify"
 require_relative "../workload/arena"
 require_relative "measurement"
 
@@ -85,7 +85,7 @@ module Rackbench
 
         deadline = Clock.now + @config[:timeout] + @config[:duration]
         port = (@front || @instance).port
-        until Server::HttpProbe.get("127.0.0.1", port, ready_path, timeout: [deadline - Clock.now, 0.5].max)
+        until ProcessControl::HttpProbe.get("127.0.0.1", port, ready_path, timeout: [deadline - Clock.now, 0.5].max)
           if Clock.now > deadline
             return @ctx.listener.warning("#{@setup.label}: still busy with queued requests after the trial; " \
                                          "the next trial may wait behind them (raise --timeout)")
@@ -124,11 +124,11 @@ module Rackbench
       end
 
       def boot_front
-        front = Server::NginxFront.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir)
+        front = Server::Front::Nginx.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir)
         @front = front
         front.start
         @ctx.store.append_setup("setup" => @setup.label, "repetition" => @rep, "status" => "ok", "front" => "nginx",
-                                "version" => Server::NginxFront.version, "port" => front.port,
+                                "version" => Server::Front::Nginx.version, "port" => front.port,
                                 "config" => front.config, "at" => Clock.wall_iso8601)
         front
       end
@@ -144,7 +144,7 @@ module Rackbench
 
       def boot
         started = Clock.now
-        instance = Server::Instance.new(adapter: Server.adapter(@setup.server, app: @ctx.app), setup: @setup,
+        instance = ProcessControl::ServerInstance.new(adapter: Server.adapter(@setup.server, app: @ctx.app), setup: @setup,
                                         app: @ctx.app.config_ru, port: (@setup.front ? nil : @config[:port]) || Ports.free,
                                         dir: server_dir, env: @ctx.env.merge(@ctx.app.env),
                                         ready_path: ready_path, boot_timeout: @config[:boot_timeout],

@@ -20,7 +20,7 @@ module Rackbench
     #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
     #   expected_workers(setup) how many worker processes a booted setup has
     #
-    # Adapters only describe a server; Server::Instance boots and stops it.
+    # Adapters only describe a server; ProcessControl::ServerInstance boots and stops it.
     # Built with the app under test: a user's app with a Gemfile runs the
     # server through `bundle exec` inside that app's own bundle.
     class Base

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "error"
-require_relative "suggest"
+require_relative "../error"
+require_relative "../suggest"
 
 module Rackbench
   # One server configuration to benchmark, named as the seed studies write it:

@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-require_relative "error"
-require_relative "suggest"
+require_relative "../error"
+require_relative "../suggest"
 require_relative "config"
-require_relative "store/target"
-require_relative "workload/app"
+require_relative "../store/target"
+require_relative "../workload/app"
 
 module Rackbench
   # A plan file: a small Ruby DSL, trusted like a Gemfile (it is Ruby and runs

@@ -2,11 +2,11 @@
 
 require "etc"
 require "uri"
-require_relative "error"
+require_relative "../error"
 require_relative "setup"
-require_relative "suggest"
+require_relative "../suggest"
 require_relative "scenario"
-require_relative "workload/arena"
+require_relative "../workload/arena"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
