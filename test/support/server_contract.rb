@@ -42,6 +42,27 @@ module ServerContract
     refute adapter.spawn_failed?(""), "an empty log says nothing failed"
   end
 
+  # The facts Setup, Config and tune read from the adapter class: each
+  # names a setup this server accepts, and the adapter is registered.
+  def test_states_its_facts
+    klass = adapter.class
+    assert_same klass, Rackbench::Server::ADAPTERS.fetch(rb_setup.server), "registered under its key"
+    assert_equal rb_setup.server, Rackbench::Setup.parse(klass.footprint_label).server
+    label = klass.default_label(4)
+    assert_equal rb_setup.server, Rackbench::Setup.parse(label).server if label
+    key = rb_setup.server
+    if klass.threads
+      assert_equal klass.threads, Rackbench::Setup.parse("#{key} x1").threads, "its default thread count"
+    else
+      assert_raises(Rackbench::UsageError) { Rackbench::Setup.parse("#{key} x1:2") }
+    end
+    assert_raises(Rackbench::UsageError) { Rackbench::Setup.parse("#{key} x2") } if klass.one_process?
+    assert_operator klass.in_flight_per_process, :>=, 1
+    files = klass.deploy_files(rb_setup, "# header")
+    assert_kind_of Hash, files
+    assert_kind_of String, klass.deploy_command(rb_setup) if files.any?
+  end
+
   def test_boots_serves_finds_workers_and_stops_clean
     instance = boot
     res = Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/server")

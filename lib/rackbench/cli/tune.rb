@@ -119,7 +119,7 @@ module Rackbench
                      "within the SLO and the memory budget, on this machine: #{Search::Tune::METHOD}.\n" \
                      "Writes recommendation.json, tune.jsonl and the winner's config file into the run directory.\n\n"
           o.on("--memory-budget SIZE", "memory the app may use (PSS): #{units::MEMORY_FORMS}") { |v| opts[:budget_mb] = units.mebibytes(v) }
-          o.on("--servers LIST", "servers to try (default puma,unicorn; also #{(Setup::SERVERS.keys - DEFAULT_SERVERS).join(', ')})") { |v| opts[:servers] = servers(v) }
+          o.on("--servers LIST", "servers to try (default puma,unicorn; also #{(Server.keys - DEFAULT_SERVERS).join(', ')})") { |v| opts[:servers] = servers(v) }
           o.on("--slo-p99 TIME", "p99 latency objective (required): 300ms, 0.5s or milliseconds") { |v| opts[:p99_ms] = units.millis(v) }
           o.on("--max-errors PERCENT", "error budget in % of responses (default 0.1)") { |v| opts[:errors] = Search::Slo.parse_error_percent(v) }
           o.on("--time-budget TIME", "stop searching after this long: 10m, 90s, 1h (default 10m)") { |v| opts[:time_s] = units.seconds(v, min: 10) }
@@ -142,10 +142,10 @@ module Rackbench
         names = text.to_s.split(",").map { |s| s.strip.downcase }.reject(&:empty?).uniq
         raise UsageError, "--servers #{text.inspect}: name at least one server, e.g. --servers puma,unicorn" if names.empty?
 
-        bad = names.find { |n| !Setup::SERVERS.key?(n) }
+        bad = names.find { |n| !Server::ADAPTERS.key?(n) }
         if bad
-          raise UsageError, "--servers #{text.inspect}: unknown server #{bad.to_s.inspect}#{Suggest.did_you_mean(bad.to_s, Setup::SERVERS.keys)}; " \
-                            "accepted: #{Setup::SERVERS.keys.join(', ')}, separated by commas"
+          raise UsageError, "--servers #{text.inspect}: unknown server #{bad.to_s.inspect}#{Suggest.did_you_mean(bad.to_s, Server.keys)}; " \
+                            "accepted: #{Server.keys.join(', ')}, separated by commas"
         end
         names
       end

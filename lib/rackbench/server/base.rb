@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "rbconfig"
+require_relative "registry"
 
 module Rackbench
   module Server
@@ -20,10 +21,40 @@ module Rackbench
     #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
     #   expected_workers(setup) how many worker processes a booted setup has
     #
+    # and states its facts once, as class methods (read by Setup, Config,
+    # tune's Candidates, Lab and ConfigWriter):
+    #
+    #   threads                 default threads per process; nil: one per process ("xW:T" refused)
+    #   one_process?            runs exactly one process ("xW" refused)
+    #   default_label(cores)    its setup in a default run; nil: opt-in only
+    #   footprint_label         the setup tune boots to measure its memory
+    #   in_flight_per_process   requests a tune probe keeps in flight per thread of a process
+    #   deploy_files(setup, comment)  {relative path => text}: a config file for a deployment
+    #   deploy_command(setup)   how to start it with that file
+    #
     # Adapters only describe a server; ProcessControl::ServerInstance boots and stops it.
     # Built with the app under test: a user's app with a Gemfile runs the
     # server through `bundle exec` inside that app's own bundle.
     class Base
+      class << self
+        attr_reader :order
+
+        # Adds the adapter to Server::ADAPTERS; order: where it is listed.
+        def register(order:)
+          @order = order
+          Server.register(self)
+        end
+
+        def key = self::KEY
+        def threads = nil
+        def one_process? = false
+        def default_label(_cores) = nil
+        def footprint_label = "#{key} x2"
+        def in_flight_per_process = 1
+        def deploy_files(_setup, _comment) = {}
+        def deploy_command(_setup) = nil
+      end
+
       def initialize(app: nil)
         @app = app
       end

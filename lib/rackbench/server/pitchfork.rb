@@ -17,6 +17,19 @@ module Rackbench
     class Pitchfork < Base
       KEY = "pitchfork"
       WORKER_TITLE = /\bworker\[\d+\]/.freeze
+      register order: 6
+
+      def self.deploy_command(_setup) = "bundle exec pitchfork -c config/pitchfork.rb"
+
+      def self.deploy_files(setup, comment)
+        { "config/pitchfork.rb" => <<~RUBY }
+          #{comment}
+
+          worker_processes #{setup.workers}
+          listen Integer(ENV.fetch("PORT", "3000"))
+          timeout 30
+        RUBY
+      end
 
       def graceful_signal
         "QUIT"

@@ -9,6 +9,21 @@ module Rackbench
     # response. Graceful stop: QUIT (TERM and INT stop at once).
     class Unicorn < Base
       KEY = "unicorn"
+      register order: 2
+
+      def self.default_label(cores) = "unicorn x#{cores}"
+      def self.deploy_command(_setup) = "bundle exec unicorn -c config/unicorn.rb"
+
+      def self.deploy_files(setup, comment)
+        { "config/unicorn.rb" => <<~RUBY }
+          #{comment}
+
+          worker_processes #{setup.workers}
+          preload_app #{setup.preload}
+          listen Integer(ENV.fetch("PORT", "3000"))
+          timeout 30
+        RUBY
+      end
 
       def graceful_signal
         "QUIT"

@@ -32,7 +32,7 @@ module Rackbench
           @noise << [cv, Stats::Summary.of(records.map { |r| r["requests"] }).median]
           total = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_total_mb") }).median
           per = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_per_worker_mb") }).median
-          per = total if Setup::SERVERS.fetch(server)[:single_process]
+          per = total if Candidates.one_process?(server)
           master = total && per ? [total - setup.workers * per, 0.0].max : nil
           fp = Candidates::Footprint.new(server: server, per_worker_mb: per, master_mb: master)
           @journal.log("type" => "footprint", "server" => server, "setup" => setup.label, "per_worker_mb" => per&.round(2),

@@ -1,0 +1,41 @@
+# frozen_string_literal: true
+
+require_relative "../error"
+require_relative "../suggest"
+
+module Rackbench
+  # The server adapters rackbench knows, by key. Each adapter file registers
+  # its class (Base.register); lib/rackbench/server.rb loads every file of
+  # server/, so a new server is one new file there (docs/architecture.md).
+  module Server
+    ADAPTERS = {} # key => adapter class, in the order servers are listed # rubocop:disable Style/MutableConstant
+
+    module_function
+
+    # Listed by the adapter's order (rackbench servers, default setups,
+    # accepted names), lowest first.
+    def register(klass)
+      ADAPTERS[klass::KEY] = klass
+      ADAPTERS.replace(ADAPTERS.sort_by { |_, k| k.order }.to_h)
+    end
+
+    def keys
+      ADAPTERS.keys
+    end
+
+    # The adapter class: its facts are class methods (Base).
+    def adapter_class(key)
+      ADAPTERS.fetch(key) do
+        raise UsageError, "unknown server #{key.inspect}#{Suggest.did_you_mean(key, keys)}; accepted: #{keys.join(', ')}"
+      end
+    end
+
+    def adapter(key, app: nil)
+      adapter_class(key).new(app: app)
+    end
+
+    def all(app: nil)
+      ADAPTERS.values.map { |klass| klass.new(app: app) }
+    end
+  end
+end
