@@ -2,9 +2,6 @@
 
 require "optparse"
 require_relative "../error"
-require_relative "../report/listener"
-require_relative "../report/progress"
-require_relative "../report/warning_log"
 
 module Rackbench
   module CLI
@@ -39,24 +36,13 @@ module Rackbench
         raise UsageError, "#{e.message} (rackbench #{command_name} --help)"
       end
 
-      # The listeners of a measuring command: warnings.jsonl always, the
-      # terminal's progress unless quiet. The store's notices (a line cut
-      # short by an earlier crash) become warnings too.
-      def run_listener(store, quiet:)
-        listener = Rackbench::Report::Fanout.new(Rackbench::Report::WarningLog.new(store),
-                                                 quiet ? [] : [Rackbench::Report::Progress.new(@err)])
-        store.notices.each { |text| listener.warning(text) }
-        store.on_notice = ->(text) { listener.warning(text) }
-        listener
-      end
-
       # Prints what reading a run directory noticed (a cut-short last line left out).
       def print_notices(*stores)
         stores.flat_map(&:notices).uniq.each { |text| @err.puts "Warning: #{text}" }
       end
 
       def command_name
-        self.class.name.split("::").last.downcase
+        self.class.name.split("::").last.delete_suffix("Command").downcase
       end
     end
   end

@@ -7,7 +7,7 @@ require_relative "../plan/config"
 module Rackbench
   module CLI
     # rackbench doctor [--concurrency LIST]: is this machine fit to benchmark on?
-    class Doctor < Command
+    class DoctorCommand < Command
       MARK = { ok: "ok  ", warn: "WARN", fail: "FAIL" }.freeze
 
       def call(argv)
@@ -19,7 +19,7 @@ module Rackbench
           end
         end
         return 0 unless parse!(parser, argv)
-        findings = Rackbench::Doctor.new(max_concurrency: levels.max).findings
+        findings = Doctor.new(max_concurrency: levels.max).findings
         findings.each { |f| @out.puts format("%s  %-13s %s", MARK[f.level], f.topic, f.text) }
         findings.any? { |f| f.level == :fail } ? 1 : 0
       end

@@ -6,7 +6,7 @@ require_relative "../server"
 module Rackbench
   module CLI
     # rackbench servers: which servers can run here, with versions.
-    class Servers < Command
+    class ServersCommand < Command
       def call(argv)
         parser = OptionParser.new("Usage: rackbench servers")
         return 0 unless parse!(parser, argv)

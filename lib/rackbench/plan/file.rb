@@ -26,7 +26,7 @@ module Rackbench
       settings = new(path).tap { |dsl| dsl.instance_eval(text, path, 1) }.settings
       relative_to_plan(settings, File.dirname(File.expand_path(path)))
     rescue Errno::ENOENT, Errno::EACCES, Errno::EISDIR => e
-      raise UsageError, "cannot read plan file #{path}: #{e.message.sub(/ @ .*| - .*/, '')}"
+      raise UsageError, "cannot read plan file #{path}: #{Error.reason(e)}"
     rescue SyntaxError => e
       line = e.message[/:(\d+):/, 1]
       raise UsageError, "plan file #{path}#{line ? ":#{line}" : ''} has a Ruby syntax error: " \

@@ -20,23 +20,6 @@ module Rackbench
 
       attr_reader :p99_ms, :error_rate, :health
 
-      # The objective as written on a command line: "300ms", "0.5s" or "500"
-      # (milliseconds) -> milliseconds.
-      def self.parse_p99(text, flag: "--slo-p99")
-        m = text.to_s.strip.match(/\A(\d+(?:\.\d+)?)\s*(ms|s)?\z/)
-        raise UsageError, "#{flag} #{text.inspect}: write 500ms, 0.5s or 500" unless m && m[1].to_f.positive?
-
-        m[2] == "s" ? m[1].to_f * 1000 : m[1].to_f
-      end
-
-      # The error budget as written: "0.1" or "0.1%" -> 0.1 (percent).
-      def self.parse_error_percent(text)
-        value = Float(text.to_s.delete_suffix("%"), exception: false)
-        raise UsageError, "--max-errors #{text.inspect}: write a percentage such as 0.1" unless value&.between?(0, 100)
-
-        value
-      end
-
       def initialize(p99_ms: 500.0, error_rate: 0.001, health: false)
         @p99_ms = p99_ms
         @error_rate = error_rate

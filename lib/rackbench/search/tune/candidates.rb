@@ -2,7 +2,7 @@
 
 require_relative "../../plan/setup"
 require_relative "../../server"
-require_relative "units"
+require_relative "../../units"
 
 module Rackbench
   module Search

@@ -2,7 +2,7 @@
 
 require_relative "racing"
 require_relative "pareto"
-require_relative "units"
+require_relative "../../units"
 require_relative "../../stats/welch"
 
 module Rackbench
