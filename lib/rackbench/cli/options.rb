@@ -27,7 +27,7 @@ module Rackbench
     #   many     repeatable: values are collected in order
     module Options
       Option = Struct.new(:key, :flags, :help, :default, :rule, :parse, :many, keyword_init: true)
-      DECLARED = {} # rubocop:disable Style/MutableConstant
+      DECLARED = {}
       TEXT = ->(v) { v }
 
       def self.declare(key, *flags, help, default: nil, rule: nil, many: false, parse: TEXT)

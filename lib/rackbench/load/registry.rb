@@ -17,7 +17,7 @@ module Rackbench
   # new file there (docs/architecture.md).
   module Load
     Registration = Struct.new(:name, :order, :process, :loop, :scenario, :factory, keyword_init: true)
-    ENGINES = {} # name => Registration, in the order engines are listed # rubocop:disable Style/MutableConstant
+    ENGINES = {} # name => Registration, in the order engines are listed
 
     module_function
 

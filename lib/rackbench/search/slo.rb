@@ -48,7 +48,7 @@ module Rackbench
         return "invalid trial: #{record['invalid_reason']}" if record["valid"] == false
         return "p99 #{fmt(p99)} over #{fmt(@p99_ms)}" if p99 > @p99_ms
 
-        rate = error_rate(record)
+        rate = measured_error_rate(record)
         return "errors #{format('%.2f', rate * 100)}% over #{format('%g', @error_rate * 100)}%" if rate > @error_rate
         return nil unless @health && record.dig("health", "failures").to_i.positive?
 
@@ -58,7 +58,7 @@ module Rackbench
       # Each failed request counted once (Runner::Errors.error_rate, stored
       # in the record); a record stored before that field existed: failures
       # over requests plus the failures that got no response.
-      def error_rate(record)
+      def measured_error_rate(record)
         return record["error_rate"] if record["error_rate"]
 
         Runner::Errors.error_rate(record["error_total"].to_i, record["requests"].to_i, record["errors"] || {})

@@ -75,7 +75,7 @@ module Rackbench
         return @app.locked_version(gem_name) if @app&.bundled?
 
         Gem::Specification.find_by_name(gem_name).version.to_s
-      rescue Gem::MissingSpecError, Gem::LoadError
+      rescue Gem::LoadError # Gem::MissingSpecError too
         nil
       end
 

@@ -29,7 +29,7 @@ module Rackbench
         lines << (cluster ? "workers #{setup.workers}" : "# single mode (one process): no workers, nothing to preload")
         lines << "threads #{setup.threads}, #{setup.threads}"
         lines << "preload_app!" if cluster && setup.preload
-        lines << 'bind "tcp://0.0.0.0:#{ENV.fetch("PORT", "3000")}"'
+        lines << 'bind "tcp://0.0.0.0:#{ENV.fetch("PORT", "3000")}"' # rubocop:disable Lint/InterpolationCheck -- Ruby for the file
         lines << 'environment ENV.fetch("RACK_ENV", "production")'
         { "config/puma.rb" => "#{lines.join("\n")}\n" }
       end

@@ -8,7 +8,7 @@ module Rackbench
   # its class (Base.register); lib/rackbench/server.rb loads every file of
   # server/, so a new server is one new file there (docs/architecture.md).
   module Server
-    ADAPTERS = {} # key => adapter class, in the order servers are listed # rubocop:disable Style/MutableConstant
+    ADAPTERS = {} # key => adapter class, in the order servers are listed
 
     module_function
 

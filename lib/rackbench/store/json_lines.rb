@@ -103,7 +103,7 @@ module Rackbench
         written += file.syswrite(text.byteslice(written..)) while written < text.bytesize
         file.fsync
       rescue SystemCallError
-        file.truncate(size) rescue nil # rubocop:disable Style/RescueModifier
+        file.truncate(size) rescue nil
         raise
       end
     end

@@ -54,7 +54,10 @@ module Rackbench
           end
           @journal.log("type" => "space", "candidates" => @entries.map(&:label), "limits" => limits.map { |l| l.to_h.transform_keys(&:to_s) },
                        "budget_mb" => @budget_mb, "cores" => @cores, "noise_band" => band.reference.round(4))
-          raise Error, "no setup fits in the memory budget of #{Units.mib(@budget_mb)}: #{limits.map(&:note).join('; ')}; raise --memory-budget" if @entries.empty?
+          if @entries.empty?
+            raise Error, "no setup fits in the memory budget of #{Units.mib(@budget_mb)}: #{limits.map(&:note).join('; ')}; " \
+                         "raise --memory-budget"
+          end
 
           @say.call("space: #{setups(@entries.size)} (#{@entries.group_by { |e| e.setup.server }.map { |s, es| "#{s} #{es.size}" }.join(', ')}); " \
                     "probe noise band #{Racing.pct(band.reference)} (at #{@noise.map(&:last).compact.map(&:round).join('/')} responses a probe; " \
