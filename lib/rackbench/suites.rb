@@ -40,10 +40,7 @@ module Rackbench
     end
 
     def fetch(name)
-      ALL.fetch(name.to_s) do
-        raise UsageError, "unknown suite #{name.to_s.inspect}#{Suggest.did_you_mean(name, names)}; " \
-                          "accepted: #{names.join(', ')} (rackbench suites lists them)"
-      end
+      Suggest.fetch(ALL, name, "suite", after: " (rackbench suites lists them)")
     end
 
     def settings(name, cores: Etc.nprocessors, quick: false)

@@ -66,17 +66,15 @@ module Rackbench
         end
       end
 
+      BANNER = "Usage: rackbench capacity --setup LABEL --endpoint PATH [options]\n\n" \
+               "For each setup and endpoint: the highest concurrency (closed loop) and the highest rate\n" \
+               "(open loop, latency from the planned send) that meet the SLO. Doubling, then bisection.\n\n"
+
       def options(argv)
-        cli = {}
-        parser = OptionParser.new do |o|
-          o.banner = "Usage: rackbench capacity --setup LABEL --endpoint PATH [options]\n\n" \
-                     "For each setup and endpoint: the highest concurrency (closed loop) and the highest rate\n" \
-                     "(open loop, latency from the planned send) that meet the SLO. Doubling, then bisection.\n\n"
-          Options.define(o, cli, OPTIONS, defaults: { slo_p99: "500ms", warmup: "1", cooldown: "0" },
-                                          rules: { out: "rackbench-runs/capacity-<timestamp>",
-                                                   connections: "enough for twice the closed-loop median latency at the rate" }, required: %i[endpoints])
-        end
-        parse!(parser, argv) && cli
+        parse_declared(argv, BANNER, OPTIONS, defaults: { slo_p99: "500ms", warmup: "1", cooldown: "0" },
+                                              required: %i[endpoints],
+                                              rules: { out: "rackbench-runs/capacity-<timestamp>",
+                                                       connections: "enough for twice the closed-loop median latency at the rate" })
       end
     end
   end

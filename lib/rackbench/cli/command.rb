@@ -2,6 +2,7 @@
 
 require "optparse"
 require_relative "../error"
+require_relative "options"
 
 module Rackbench
   module CLI
@@ -34,6 +35,18 @@ module Rackbench
         raise UsageError, "unknown option #{name}#{hint} (rackbench #{command_name} --help lists them)"
       rescue OptionParser::ParseError => e
         raise UsageError, "#{e.message} (rackbench #{command_name} --help)"
+      end
+
+      # Parses argv in place with the declared options named by keys
+      # (CLI::Options.define: defaults, rules, required); the values, or nil
+      # when --help was shown.
+      def parse_declared(argv, banner, keys, **how)
+        values = {}
+        parser = OptionParser.new do |o|
+          o.banner = banner
+          Options.define(o, values, keys, **how)
+        end
+        parse!(parser, argv) && values
       end
 
       # Prints what reading a run directory noticed (a cut-short last line left out).

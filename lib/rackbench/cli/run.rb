@@ -123,15 +123,12 @@ module Rackbench
                    cooldown repeat engine threads timeout boot_timeout stop_timeout expect_status port app url pid out
                    upstream_delay upstream_bytes health_path health_timeout verify resume quiet].freeze
 
+      BANNER = "Usage: rackbench run [PLAN.rb] [options]\n\n" \
+               "With no options: a quick plan on the built-in arena app, every installed server\n" \
+               "scaled to this machine's cores. Options override the plan file.\n\n"
+
       def options(argv)
-        cli = {}
-        parser = OptionParser.new do |o|
-          o.banner = "Usage: rackbench run [PLAN.rb] [options]\n\n" \
-                     "With no options: a quick plan on the built-in arena app, every installed server\n" \
-                     "scaled to this machine's cores. Options override the plan file.\n\n"
-          Options.define(o, cli, OPTIONS)
-        end
-        parse!(parser, argv) && cli
+        parse_declared(argv, BANNER, OPTIONS)
       end
 
       def with_default_setups(config)

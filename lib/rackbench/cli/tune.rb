@@ -96,17 +96,13 @@ module Rackbench
 
       def options(argv)
         @argv = argv.dup
-        cli = {}
-        parser = OptionParser.new do |o|
-          o.banner = "Usage: rackbench tune --memory-budget SIZE [options]\n\n" \
-                     "The server x workers x threads setup that sustains the most open-loop throughput on one endpoint\n" \
-                     "within the SLO and the memory budget, on this machine: #{Search::Tune::METHOD}.\n" \
-                     "Writes recommendation.json, tune.jsonl and the winner's config file into the run directory.\n\n"
-          Options.define(o, cli, OPTIONS, required: %i[memory_budget slo_p99],
-                                          rules: { endpoints: "#{ARENA_ENDPOINT} on the arena app, #{APP_ENDPOINT} with --app",
-                                                   out: "rackbench-runs/tune-<timestamp>", health_timeout: "not judged" })
-        end
-        parse!(parser, argv) && cli
+        banner = "Usage: rackbench tune --memory-budget SIZE [options]\n\n" \
+                 "The server x workers x threads setup that sustains the most open-loop throughput on one endpoint\n" \
+                 "within the SLO and the memory budget, on this machine: #{Search::Tune::METHOD}.\n" \
+                 "Writes recommendation.json, tune.jsonl and the winner's config file into the run directory.\n\n"
+        parse_declared(argv, banner, OPTIONS, required: %i[memory_budget slo_p99],
+                                              rules: { endpoints: "#{ARENA_ENDPOINT} on the arena app, #{APP_ENDPOINT} with --app",
+                                                       out: "rackbench-runs/tune-<timestamp>", health_timeout: "not judged" })
       end
     end
   end

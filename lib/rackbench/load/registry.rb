@@ -33,10 +33,7 @@ module Rackbench
     end
 
     def registration(name)
-      ENGINES.fetch(name.to_s) do
-        raise UsageError, "unknown load engine #{name.to_s.inspect}#{Suggest.did_you_mean(name, names)}; " \
-                          "accepted: #{names.join(', ')}"
-      end
+      Suggest.fetch(ENGINES, name, "load engine")
     end
 
     def engine(name)

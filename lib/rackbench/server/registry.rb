@@ -25,9 +25,7 @@ module Rackbench
 
     # The adapter class: its facts are class methods (Base).
     def adapter_class(key)
-      ADAPTERS.fetch(key) do
-        raise UsageError, "unknown server #{key.inspect}#{Suggest.did_you_mean(key, keys)}; accepted: #{keys.join(', ')}"
-      end
+      Suggest.fetch(ADAPTERS, key, "server")
     end
 
     def adapter(key, app: nil)
