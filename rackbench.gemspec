@@ -18,4 +18,7 @@ Gem::Specification.new do |spec|
   spec.executables = ["rackbench"]
   spec.require_paths = ["lib"]
   spec.add_dependency "rack", ">= 2.2"
+  spec.add_dependency "sshkit", "~> 1.25"
+  spec.add_dependency "ed25519", "~> 1.4"
+  spec.add_dependency "bcrypt_pbkdf", "~> 1.1"
 end

@@ -3,6 +3,7 @@
 require "etc"
 require_relative "load"
 require_relative "process/journal"
+require_relative "runtime/jruby_status"
 
 module Rackbench
   # Checks of this machine that decide whether benchmark numbers can be
@@ -11,16 +12,17 @@ module Rackbench
     Finding = Struct.new(:level, :topic, :text, keyword_init: true)
 
     def initialize(max_concurrency: 32, proc_root: "/proc", sys_root: "/sys", engine: Load.engine("wrk"),
-                   orphans: -> { ProcessControl::Journal.orphans })
+                   orphans: -> { ProcessControl::Journal.orphans }, jruby: Runtime::Jruby.default)
       @max_concurrency = max_concurrency
       @proc = proc_root
       @sys = sys_root
       @engine = engine
       @orphans = orphans
+      @jruby = jruby
     end
 
     def findings
-      [wrk, cores, governor, open_files, swap, load_average, yjit, leftovers].compact
+      [wrk, cores, governor, open_files, swap, load_average, yjit, Runtime::JrubyStatus.finding(@jruby), leftovers].compact
     end
 
     private

@@ -54,7 +54,8 @@ module Rackbench
       endpoints = cfg[:endpoints]
       levels = cfg[:concurrency].size
       heavy = endpoints.count { |e| Workload::Arena.cpu_heavy?(e) }
-      per_setup = BOOT_S + (endpoints.size * (cfg[:warmup] + VERIFY_S)) +
+      warmup = cfg[:warmup] == "steady" ? cfg[:warmup_max] / 2.0 : cfg[:warmup] # steady: guessed at half its cap
+      per_setup = BOOT_S + (endpoints.size * (warmup + VERIFY_S)) +
                   (endpoints.size * levels * (cfg[:duration] + TRIAL_OVERHEAD_S)) + (heavy * levels * cfg[:cooldown])
       cfg[:setups].size * per_setup * cfg[:repeat]
     end

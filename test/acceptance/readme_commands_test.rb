@@ -12,7 +12,7 @@ class ReadmeCommandsTest < Minitest::Test
   README = File.read(File.expand_path("../../README.md", __dir__))
   # What a user must never see on a terminal: Ruby or Bundler warnings, a
   # stack trace, a failed setup.
-  NOISE = /^WARN|warning:|^\s+from .*:\d+:in |\bFAILED\b/.freeze
+  NOISE = /^WARN|\.rb:\d+: warning:|^\s+from .*:\d+:in |\bFAILED\b/.freeze
   SECOND = ["--setup", "puma x2:5", "--setup", "unicorn x2", "--endpoint", "/hello", "--endpoint", "/pause/0.05",
             "--concurrency", "1,4,16", "--duration", "2"].freeze
 

@@ -49,9 +49,12 @@ class FaultRunTest < Minitest::Test
 
   def test_disk_full_at_the_first_trial_write
     out = File.join(tmpdir, "run")
-    FileUtils.mkdir_p(out)
-    File.symlink("/dev/full", File.join(out, "trials.jsonl"))
     start_rackbench("run", *PAUSE_RUN, "-o", out)
+    # A directory holding trials.jsonl but no meta.json is refused up front,
+    # so the full "disk" is put in place once the run has written meta.json
+    # (before its first trial ends).
+    @rb.wait_until { File.exist?(File.join(out, "meta.json")) }
+    File.symlink("/dev/full", File.join(out, "trials.jsonl"))
     assert_fault_outcome(exit_code: 1, message: /Error: cannot append to .*trials.jsonl: No space left on device/)
     JSON.parse(File.read(File.join(out, "meta.json"))) # meta.json is whole, not half-written
   end

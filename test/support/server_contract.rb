@@ -58,6 +58,10 @@ module ServerContract
     end
     assert_raises(Rackbench::UsageError) { Rackbench::Setup.parse("#{key} x2") } if klass.one_process?
     assert_operator klass.in_flight_per_process, :>=, 1
+    klass.runtime_adapters.each do |runtime, other|
+      assert_equal key, other.key, "its #{runtime} adapter runs the same server"
+      assert_instance_of other, Rackbench::Server.adapter(key, runtime: runtime)
+    end
     files = klass.deploy_files(rb_setup, "# header")
     assert_kind_of Hash, files
     assert_kind_of String, klass.deploy_command(rb_setup) if files.any?

@@ -21,8 +21,8 @@ module Rackbench
       # --repeat and --expected-latency are not offered; nor --url (it boots
       # the setups it searches).
       OPTIONS = %i[slo_p99 max_errors sustain loop max_levels setups scenario endpoints connections duration warmup
-                   cooldown threads timeout boot_timeout stop_timeout expect_status port app out upstream_delay
-                   upstream_bytes health_path health_timeout quiet].freeze
+                   warmup_window warmup_tolerance warmup_max cooldown threads timeout boot_timeout stop_timeout
+                   expect_status port app out upstream_delay upstream_bytes health_path health_timeout quiet].freeze
       SEARCH = %i[slo_p99 max_errors sustain loop max_levels].freeze
 
       def call(argv)
@@ -50,7 +50,7 @@ module Rackbench
         frame.call(out: plan.config[:out], prefix: "capacity-", meta: meta) do |store, listener|
           @err.puts "rackbench capacity: SLO #{slo.describe}; run directory #{store.path}"
           knees = search_all(plan, store, listener, slo, search)
-          Report::CapacityText.new(store.capacity, io: @out).render
+          Report::CapacityText.new(store.capacity, io: @out, trials: store.trials).render
           @err.puts "Report: #{Report::Html.write(store)}"
           knees.compact.size == knees.size ? 0 : 1
         end

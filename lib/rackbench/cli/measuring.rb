@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../error"
+require_relative "../redact"
 require_relative "../clock"
 require_relative "../environment"
 require_relative "../store/run_dir"
@@ -16,8 +17,9 @@ module Rackbench
     #
     # - the run directory: --out or rackbench-runs/PREFIX<timestamp>, created
     #   and locked against a second writer;
-    # - meta.json: the environment, the command and its argv, the run
-    #   directory and the start time, plus what the command adds;
+    # - meta.json: the environment, the command and its argv (a password in
+    #   a URL masked, Redact), the run directory and the start time, plus
+    #   what the command adds;
     # - the listeners: warnings.jsonl always (the store's notices too), the
     #   terminal's progress unless quiet;
     # - whatever happens: every child stopped, the lock released; an error
@@ -28,7 +30,7 @@ module Rackbench
 
       def initialize(command:, argv:, err:, env: ENV, quiet: false)
         @command = command
-        @argv = ["rackbench", *command.split, *argv]
+        @argv = ["rackbench", *command.split, *Redact.argv(argv)] # a password in --url stored nowhere
         @err = err
         @env = env
         @quiet = quiet

@@ -47,10 +47,17 @@ module Rackbench
       declare :expected_latency, "--expected-latency SECONDS", "open loop: latency to provision connections for",
               default: :config
       declare :duration, "-d", "--duration SECONDS", "measured load per trial", default: :config
-      declare :warmup, "--warmup SECONDS", "unrecorded load per setup and endpoint first (0 = none)", default: :config
+      declare :warmup, "--warmup SECONDS|steady", "unrecorded load per setup and endpoint first (0 = none; steady: " \
+                                                  "windows until two agree, for a JIT)", default: :config
+      declare :warmup_window, "--warmup-window SECONDS", "with --warmup steady: length of each window", default: :config
+      declare :warmup_tolerance, "--warmup-tolerance SHARE", "with --warmup steady: windows within this share agree",
+              default: :config
+      declare :warmup_max, "--warmup-max SECONDS", "with --warmup steady: give up (and warn) after this long",
+              default: :config
       declare :cooldown, "--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint", default: :config
       declare :repeat, "-r", "--repeat N", "repetitions of every cell, setups reordered each time", default: :config
-      declare :engine, "--engine NAME", "load generator: wrk, wrk-open (with --rate), ab, siege", default: :config
+      declare :engine, "--engine NAME", "load generator: wrk, wrk-open (with --rate), ab, siege, siege-close (no keep-alive)",
+              default: :config
       declare :threads, "--threads N", "load-generator threads",
               rule: "the largest divisor of the concurrency up to min(concurrency, cores, 2)"
       declare :timeout, "--timeout SECONDS", "a request slower than this is a timeout error", default: :config
@@ -70,6 +77,15 @@ module Rackbench
       declare :health_path, "--health-path PATH", "health check during every trial", rule: "/health on the arena app"
       declare :health_timeout, "--health-timeout SECONDS", "a health check slower than this fails", default: :config
       declare :quiet, "-q", "--quiet", "no progress lines", parse: ->(_) { true }
+
+      # Load from other hosts (Load::Remote) and the address servers listen on: run; doctor takes the first three
+      declare :load_hosts, "--load-host [USER@]HOST[:PORT]", "load from this host over SSH (repeatable; engines wrk and " \
+                                                             "wrk-open; =WEIGHT after it replaces its cores in the split)",
+              many: true
+      declare :ssh_key, "--ssh-key FILE", "with --load-host: a private key", rule: "ssh-agent's and ~/.ssh's keys; never a password"
+      declare :ssh_known_hosts, "--ssh-known-hosts FILE", "with --load-host: known_hosts holding the hosts' keys",
+              rule: "~/.ssh/known_hosts"
+      declare :bind, "--bind ADDRESS", "address servers and nginx listen on, one the load hosts reach", default: :config
 
       # run only
       declare :suite, "--suite NAME", "a built-in suite reproducing a seed study (rackbench suites lists them)"

@@ -2,6 +2,7 @@
 
 require "shellwords"
 require_relative "command"
+require_relative "../redact"
 require_relative "../plan/config"
 require_relative "../plan"
 require_relative "../plan/file"
@@ -18,13 +19,15 @@ require_relative "../test_seam"
 require_relative "servers"
 require_relative "options"
 require_relative "measuring"
+require_relative "jruby_check"
+require_relative "../load/remote/engine"
 
 module Rackbench
   module CLI
     # rackbench run [PLAN.rb] [options]
     class RunCommand < Command
       def call(argv)
-        @argv_seen = argv.dup
+        @argv_seen = Redact.argv(argv)
         cli = options(argv) or return 0
         plan_path = argv.shift
         raise UsageError, "unexpected argument #{argv.first.inspect}; give at most one plan file" unless argv.empty?
@@ -33,7 +36,7 @@ module Rackbench
 
         config = layered_config(cli, plan_path)
         config = with_default_setups(config)
-        engine = checked_engine(config[:engine])
+        engine = checked_engine(config[:engine], config)
         check_servers!(config)
         execute(Plan.new(config), engine)
       end
@@ -87,7 +90,7 @@ module Rackbench
         meta = store.meta
         (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }
         store.write_meta(meta)
-        execute(Plan.new(config), checked_engine(config[:engine]), store)
+        execute(Plan.new(config), checked_engine(config[:engine], config), store)
       end
 
       # capacity and tune choose each level from the ones before, in one
@@ -120,8 +123,9 @@ module Rackbench
       end
 
       OPTIONS = %i[suite quick setups scenario endpoints concurrency rate connections expected_latency duration warmup
-                   cooldown repeat engine threads timeout boot_timeout stop_timeout expect_status port app url pid out
-                   upstream_delay upstream_bytes health_path health_timeout verify resume quiet].freeze
+                   warmup_window warmup_tolerance warmup_max cooldown repeat engine threads timeout boot_timeout
+                   stop_timeout expect_status port app url pid out upstream_delay upstream_bytes health_path
+                   health_timeout load_hosts ssh_key ssh_known_hosts bind verify resume quiet].freeze
 
       BANNER = "Usage: rackbench run [PLAN.rb] [options]\n\n" \
                "With no options: a quick plan on the built-in arena app, every installed server\n" \
@@ -140,7 +144,16 @@ module Rackbench
         Config.build(config.merge(setups: Config.default_setups(installed: installed)))
       end
 
-      def checked_engine(name)
+      # With load hosts: every host probed (reachable, wrk, cores) before any
+      # server boots; a non-loopback --bind is a warning naming the address.
+      def checked_engine(name, config = {})
+        warning = Load::Remote::Settings.bind_warning(config[:bind].to_s) if config[:bind]
+        @err.puts "Warning: #{warning}" if warning
+        if config[:load_hosts]&.any?
+          ssh = Load::Remote::Ssh.new(key: config[:ssh_key], known_hosts: config[:ssh_known_hosts])
+          return Load::Remote::Engine.connect(name, config[:load_hosts], ssh: ssh, threads: config[:threads])
+        end
+
         engine = Load.engine(name)
         return engine if engine.available?
 
@@ -149,6 +162,7 @@ module Rackbench
 
       def check_servers!(config)
         app = Workload::App.resolve(config[:app])
+        JrubyCheck.check!(config[:setups], app, runtime: Runtime::Jruby.default(@env))
         config[:setups].map(&:server).uniq.each do |key|
           adapter = Server.adapter(key, app: app)
           next if adapter.available?
@@ -166,7 +180,7 @@ module Rackbench
           "engine" => { "name" => engine.name, "version" => engine.version },
           "servers" => plan.setups.map(&:server).uniq.to_h { |k| [k, server_version(k, plan.config)] },
           "app" => Workload::App.resolve(plan.config[:app]).to_h,
-          "server_configs" => server_configs(plan) }
+          "server_configs" => server_configs(plan) }.merge(JrubyCheck.meta(plan.setups, runtime: Runtime::Jruby.default(@env)))
       end
 
       # Each setup's command line and generated config files as they will be
@@ -177,7 +191,7 @@ module Rackbench
 
         app = Workload::App.resolve(plan.config[:app])
         plan.setups.to_h do |setup|
-          adapter = Server.adapter(setup.server, app: app)
+          adapter = Server.adapter(setup.server, app: app, runtime: setup.runtime)
           dir = File.join("RUN_DIR", "logs", setup.label.gsub(/[^A-Za-z0-9.]+/, "_"))
           [setup.label, { "argv" => adapter.argv(setup, app: app.config_ru, port: "PORT", dir: dir),
                           "files" => adapter.files(setup, port: "PORT", dir: dir), "env" => adapter.env(setup) }]

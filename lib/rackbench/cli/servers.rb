@@ -2,6 +2,7 @@
 
 require_relative "command"
 require_relative "../server"
+require_relative "../runtime/jruby_status"
 
 module Rackbench
   module CLI
@@ -15,6 +16,7 @@ module Rackbench
           state = version || "not installed: #{adapter.install_hint}"
           @out.puts format("%-10s %s", adapter.key, state)
         end
+        @out.puts Runtime::JrubyStatus.line(Runtime::Jruby.default(@env))
         0
       end
     end

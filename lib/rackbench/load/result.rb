@@ -38,9 +38,13 @@ module Rackbench
     #                     whole run's responses and length)}; requests and
     #                     duration_s are then the window's, so rps is too.
     #                     nil: requests and duration_s are the whole run's.
+    #
+    # Load from other hosts (--load-host, Load::Remote): the figures above are
+    # merged (Remote::Merge) and hosts holds each host's part (host, share,
+    # its level, requests, achieved rate, schedule slip, client CPU, valid).
     Result = Struct.new(:engine, :requests, :duration_s, :bytes, :errors, :latency_ms, :loop, :command,
                         :service_ms, :target_rate, :achieved_rate, :connections, :planned, :in_flight, :unsent,
-                        :schedule_slip_ms, :valid, :invalid_reason, :window,
+                        :schedule_slip_ms, :valid, :invalid_reason, :window, :hosts,
                         keyword_init: true) do
       def rps
         duration_s.positive? ? requests / duration_s : 0.0

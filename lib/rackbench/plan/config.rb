@@ -3,11 +3,13 @@
 require "etc"
 require "uri"
 require_relative "../error"
+require_relative "../redact"
 require_relative "setup"
 require_relative "../suggest"
 require_relative "scenario"
 require_relative "../workload/arena"
 require_relative "../load"
+require_relative "../load/remote/settings"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -22,7 +24,10 @@ module Rackbench
       connections: nil,      # open loop: connections; nil: max(R x 10 ms, R x expected_latency)
       expected_latency: 0.25, # open loop: seconds of latency to provision connections for
       duration: 2.0,         # seconds of measured load per trial
-      warmup: 1.0,           # unrecorded seconds per setup and endpoint before its trials
+      warmup: 1.0,           # unrecorded seconds per setup and endpoint before its trials; "steady": until steady state
+      warmup_window: 2.0,    # --warmup steady: seconds per warm-up window (Runner::SteadyWarmup)
+      warmup_tolerance: 0.05, # --warmup steady: two consecutive windows within this share are steady
+      warmup_max: 60.0,      # --warmup steady: seconds after which the warm-up ends unsteady (a warning)
       cooldown: 1.0,         # idle seconds after each level of a CPU-heavy endpoint
       repeat: 1,
       engine: "wrk",
@@ -41,12 +46,16 @@ module Rackbench
       health_timeout: 2.0,   # a health check slower than this fails (and fails the capacity SLO)
       verify: true,          # check each endpoint's first responses before loading it
       expect_status: nil,    # statuses verification accepts, e.g. [301]; nil: any 2xx
-      quiet: false
+      quiet: false,
+      load_hosts: [],        # [USER@]HOST[:PORT][=WEIGHT]: load from these hosts over SSH (Load::Remote)
+      ssh_key: nil,          # with load_hosts: a private key file (nil: the agent's keys and ~/.ssh's)
+      ssh_known_hosts: nil,  # with load_hosts: the known_hosts file (nil: ~/.ssh/known_hosts)
+      bind: "127.0.0.1"      # the address servers (and nginx in front) listen on
     }.freeze
 
     BUILT_IN_APPS = %w[arena rails].freeze # --app names that are not paths (Workload::App)
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
-    NUMBERS = %i[duration warmup cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
+    NUMBERS = %i[duration warmup warmup_window warmup_tolerance warmup_max cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
                  health_timeout].freeze
     COUNTS = %i[repeat upstream_bytes].freeze
     MAX_CONCURRENCY = 10_000
@@ -65,7 +74,7 @@ module Rackbench
 
     # A JSON-able form of a built config (stored in meta.json for --resume).
     def dump(cfg)
-      cfg.to_h { |k, v| [k.to_s, k == :setups ? v.map(&:label) : v] }
+      cfg.to_h { |k, v| [k.to_s, %i[setups load_hosts].include?(k) ? v.map { |x| x.respond_to?(:spec) ? x.spec : x.label } : v] }
     end
 
     def load(hash)
@@ -92,7 +101,9 @@ module Rackbench
       unknown = cfg.keys - keys
       raise UsageError, "unknown setting #{unknown.first}#{Suggest.did_you_mean(unknown.first, keys)}" if unknown.any?
 
-      NUMBERS.each { |k| cfg[k] = number(k, cfg[k], min: k == :duration ? 0.5 : 0) }
+      cfg[:warmup] = "steady" if cfg[:warmup].is_a?(String) && cfg[:warmup].strip.casecmp?("steady")
+      NUMBERS.each { |k| cfg[k] = number(k, cfg[k], min: NUMBER_MIN.fetch(k, 0)) unless k == :warmup && cfg[k] == "steady" }
+      check_warmup(cfg)
       COUNTS.each { |k| cfg[k] = count(k, cfg[k]) }
       cfg[:concurrency] = Array(cfg[:concurrency]).flatten.map { |c| count(:concurrency, c, max: MAX_CONCURRENCY) }
       raise UsageError, "concurrency needs at least one level, e.g. --concurrency 1,8,32" if cfg[:concurrency].empty?
@@ -112,14 +123,29 @@ module Rackbench
       check_scenario(cfg)
       check_url(cfg)
       check_arena(cfg)
-      cfg
+      Load::Remote::Settings.check(cfg)
+    end
+
+    NUMBER_MIN = { duration: 0.5, warmup_window: 0.5, warmup_tolerance: 0.001 }.freeze
+
+    # --warmup steady needs windows that fit its cap; its tolerance is a share.
+    def check_warmup(cfg)
+      if cfg[:warmup_tolerance] >= 1
+        raise UsageError, "--warmup-tolerance is a share of throughput below 1, e.g. 0.05 for 5% (got #{cfg[:warmup_tolerance]})"
+      end
+      return if cfg[:warmup_max] >= 2 * cfg[:warmup_window]
+
+      raise UsageError, "--warmup-max (#{cfg[:warmup_max]} s) must hold two --warmup-window windows " \
+                        "(#{cfg[:warmup_window]} s each) to compare; raise it"
     end
 
     def number(key, value, min: 0)
       n = Float(value, exception: false) if value.is_a?(Numeric) || value.is_a?(String)
       return n if n&.finite? && n >= min
 
-      unit = key == :rate ? "requests per second" : "seconds"
+      unit = { rate: "requests per second", warmup_tolerance: "(a share, e.g. 0.05)" }.fetch(key, "seconds")
+      return raise(UsageError, "--warmup must be a number of seconds >= 0 or \"steady\" (got #{value.inspect})") if key == :warmup
+
       raise UsageError, "#{flag(key)} must be a number of #{unit} >= #{min} (got #{value.inspect})"
     end
 
@@ -199,7 +225,7 @@ module Rackbench
       target = uri.request_uri
       [base, target == "/" ? nil : target]
     rescue URI::InvalidURIError
-      raise UsageError, "--url #{text.inspect} must be an http:// URL like http://127.0.0.1:3000/ " \
+      raise UsageError, "--url #{Redact.text(text).inspect} must be an http:// URL like http://127.0.0.1:3000/ " \
                         "or http://127.0.0.1:3000/posts?page=2"
     end
 

@@ -19,7 +19,8 @@ module Rackbench
   # Every setting of Config::DEFAULTS is a keyword; setup and endpoint may be
   # repeated (the plural forms take lists).
   class PlanFile
-    LISTS = { setup: :setups, endpoint: :endpoints, concurrency: :concurrency, expect_status: :expect_status }.freeze
+    LISTS = { setup: :setups, endpoint: :endpoints, concurrency: :concurrency, expect_status: :expect_status,
+              load_host: :load_hosts }.freeze
 
     def self.load(path)
       text = File.read(path)
@@ -72,6 +73,10 @@ module Rackbench
 
     def expect_status(*codes)
       add(:expect_status, codes)
+    end
+
+    def load_host(*hosts)
+      add(:load_hosts, hosts)
     end
 
     alias setups setup

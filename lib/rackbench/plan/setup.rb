@@ -3,6 +3,7 @@
 require_relative "../error"
 require_relative "../suggest"
 require_relative "../server"
+require_relative "jruby_setup"
 
 module Rackbench
   # One server configuration to benchmark, named as the seed studies write it:
@@ -18,8 +19,10 @@ module Rackbench
   # Trailing words: "nopreload" (Puma/Unicorn/Passenger/Falcon: load the app in
   # each worker instead of once in the master); "behind nginx" (nginx as a
   # reverse proxy in front, as the seed studies deployed Thin and Unicorn);
-  # "on yjit" / "on mri" (the runtime: MRI, or MRI with YJIT turned on).
-  Setup = Struct.new(:label, :server, :workers, :threads, :preload, :front, :runtime, keyword_init: true) do
+  # "on yjit" / "on mri" (the runtime: MRI, or MRI with YJIT turned on);
+  # "on jruby" (Puma in one process on JRuby, Runtime::Jruby), optionally with
+  # a heap limit "-Xmx512m" (the JVM's default is a quarter of RAM).
+  Setup = Struct.new(:label, :server, :workers, :threads, :preload, :front, :runtime, :heap, keyword_init: true) do
     def to_h
       super.transform_keys(&:to_s)
     end
@@ -49,6 +52,7 @@ module Rackbench
       preload = true
       front = nil
       runtime = "mri"
+      heap = JrubySetup.take_heap!(words, text)
       2.times do
         case words.last(2).map(&:downcase)
         in ["behind", "nginx"] then front = "nginx"
@@ -69,18 +73,15 @@ module Rackbench
           raise UsageError, "setup #{text.inspect}: cannot read #{word.inspect}; write #{FORMAT}"
         end
       end
+      JrubySetup.check!(text, server, workers, runtime, heap, front)
       new(label: text.strip.squeeze(" "), server: server, workers: workers, threads: threads, preload: preload,
-          front: front, runtime: runtime)
+          front: front, runtime: runtime, heap: heap)
     end
 
-    RUNTIMES = %w[mri yjit].freeze
+    RUNTIMES = %w[mri yjit jruby].freeze
 
     def self.runtime!(word, text)
       return word if RUNTIMES.include?(word)
-      if word == "jruby"
-        raise UsageError, "setup #{text.inspect}: the JRuby runtime is not supported yet (see the README); " \
-                          "accepted runtimes: #{RUNTIMES.join(', ')}"
-      end
 
       raise UsageError, "setup #{text.inspect}: unknown runtime #{word.inspect}#{Suggest.did_you_mean(word, RUNTIMES)}; " \
                         "accepted runtimes: #{RUNTIMES.join(', ')}"

@@ -23,8 +23,10 @@ module Rackbench
     class ServerInstance
       attr_reader :setup, :adapter, :port, :dir, :child, :argv, :files
 
+      # host: the address the server listens on (--bind).
       def initialize(adapter:, setup:, app:, port:, dir:, env: {}, ready_path: "/", boot_timeout: 60,
-                     stop_timeout: 15)
+                     stop_timeout: 15, host: "127.0.0.1")
+        @host = host
         @adapter = adapter
         @setup = setup
         @app = app
@@ -41,7 +43,7 @@ module Rackbench
       end
 
       def url(path = "/")
-        "http://127.0.0.1:#{@port}#{path}"
+        "http://#{@host}:#{@port}#{path}"
       end
 
       def start
@@ -50,7 +52,7 @@ module Rackbench
 
         @files = @adapter.files(@setup, port: @port, dir: @dir)
         @files.each { |path, text| File.write(path, text) }
-        @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir)
+        @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }))
         @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env),
                                                     chdir: File.dirname(@app), log_path: log_path)
         deadline = Clock.now + @boot_timeout
@@ -96,7 +98,7 @@ module Rackbench
       def wait_ready(deadline)
         loop do
           raise boot_exit unless @child.alive?
-          return if HttpProbe.get("127.0.0.1", @port, @ready_path, on_silence: :silent) && owns_port?
+          return if HttpProbe.get(@host, @port, @ready_path, on_silence: :silent) && owns_port?
           raise port_taken if Sampling::Sockets.port_in_use?(@port) && !owns_port? && slept_a_while?(deadline)
           raise failed("did not answer on port #{@port} within #{@boot_timeout} s") if Clock.now > deadline
 
@@ -146,7 +148,7 @@ module Rackbench
       end
 
       def port_taken
-        SetupFailed.new("#{@setup.label}: port #{@port} on 127.0.0.1 is already in use by another process; " \
+        SetupFailed.new("#{@setup.label}: port #{@port} on #{@host} is already in use by another process; " \
                         "stop that process or choose another port", log_tail: log_tail)
       end
 

@@ -1,13 +1,17 @@
 # frozen_string_literal: true
 
 require_relative "number_format"
+require_relative "../stats/verdict"
 
 module Rackbench
   module Report
     # The capacity search on the terminal, from capacity.jsonl: each knee in
     # one sentence, then the measured curve (every level, with its verdict).
+    # Given the run's trials, each knee also says what stopped it: the
+    # Stats::Verdict of the first failing level's trial.
     class CapacityText
-      def initialize(rows, io:)
+      def initialize(rows, io:, trials: [])
+        @trials = trials.to_h { |t| [t["key"], t] }
         @knees = rows.select { |r| r["type"] == "knee" }
         @levels = rows.select { |r| r["type"] == "level" }
         @io = io
@@ -40,6 +44,8 @@ module Rackbench
           text = "no level met #{slo}; at #{unit.call(result['fail'])}: #{result['fail_reason']}"
         end
         @io.puts head + text + " [#{result['levels_measured']} levels]"
+        stopped = @trials[result.dig("fail_record", "key")]
+        @io.puts "    what stopped it at #{unit.call(result['fail'])}: #{Stats::Verdict.for(stopped).text}" if stopped
       end
 
       def curve(knee)

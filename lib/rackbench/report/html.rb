@@ -6,6 +6,7 @@ require_relative "html/chart_data"
 require_relative "html/sections"
 require_relative "html/leaders"
 require_relative "html/capacity"
+require_relative "html/bottleneck"
 require_relative "../store/run_dir"
 require_relative "../version"
 require_relative "../error"
@@ -59,7 +60,9 @@ module Rackbench
         @data = dataset
         @capacity_run = dataset.meta["command"] == "capacity"
         @capacity = Capacity.new(dataset, capacity || capacity_rows(dataset.path))
-        ordinary = @capacity_run ? [] : ChartData.new(dataset).charts
+        chart_data = ChartData.new(dataset)
+        @bottleneck = Bottleneck.new(dataset, chart: chart_data.method(:chart), color: chart_data.method(:setup_color))
+        ordinary = @capacity_run ? [] : chart_data.charts + @bottleneck.charts
         @charts = ordinary + @capacity.charts
         @sections = Sections.new(dataset, capacity: @capacity_run)
       end
@@ -160,7 +163,7 @@ module Rackbench
         section("endpoint-#{index}", endpoint,
                 "<div class=\"grid\">#{figure(ChartData.chart_id('rps', index), 'req/s vs concurrency')}" \
                 "#{figure(ChartData.chart_id('latency', index), 'Response time vs concurrency (solid: mean, dashed: p99)')}" \
-                "</div>#{@sections.numbers_table(endpoint)}", code: true)
+                "</div>#{@sections.numbers_table(endpoint)}#{@bottleneck.content(endpoint, index, method(:figure))}", code: true)
       end
 
       def resources

@@ -3,6 +3,7 @@
 require "json"
 require_relative "dataset"
 require_relative "../version"
+require_relative "../stats/verdict"
 
 module Rackbench
   module Report
@@ -64,7 +65,8 @@ module Rackbench
         {
           "endpoint" => cell.endpoint, "setup" => cell.setup, "concurrency" => cell.concurrency,
           "loop" => cell.loop, "repetitions" => cell.trials.size, "requests" => cell.requests,
-          "errors" => cell.errors, "metrics" => metrics
+          "errors" => cell.errors, "metrics" => metrics,
+          "verdict" => Stats::Verdict.for_cell(cell.trials)&.to_h
         }
       end
     end

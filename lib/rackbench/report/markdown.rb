@@ -2,6 +2,7 @@
 
 require_relative "dataset"
 require_relative "number_format"
+require_relative "warmup_curve"
 
 module Rackbench
   module Report
@@ -19,6 +20,7 @@ module Rackbench
         return out << "\nNo trials are stored in this run directory yet.\n" << failures if @data.trials.empty?
 
         @data.endpoints.each { |endpoint| out << "\n" << endpoint_table(endpoint) }
+        out << WarmupCurve.markdown(@data.trials, escape: method(:esc))
         out << failures
         out << "\n#{method_note}\n"
       end

@@ -2,8 +2,10 @@
 
 require_relative "../stats/cells"
 require_relative "number_format"
+require_relative "warmup_curve"
 require_relative "../stats/interval"
 require_relative "resource_table"
+require_relative "verdict_notes"
 
 module Rackbench
   module Report
@@ -35,6 +37,8 @@ module Rackbench
       def render
         @cells.endpoints.each { |endpoint| render_endpoint(endpoint) }
         ResourceTable.new(@trials, io: @io).render(method(:print_rows))
+        VerdictNotes.new(@trials, io: @io).render
+        WarmupCurve.render(@trials, io: @io)
         render_failures
         return if @cells.cells.empty?
 

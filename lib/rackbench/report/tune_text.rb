@@ -1,6 +1,9 @@
 # frozen_string_literal: true
 
+require "json"
+
 require_relative "number_format"
+require_relative "../stats/verdict"
 require_relative "../search/tune/journal"
 
 module Rackbench
@@ -70,6 +73,7 @@ module Rackbench
 
         @io.puts "Recommended: #{@rec['reason']}"
         @io.puts "  evidence: #{@rec['evidence_note']}#{@rec['stopped'] ? " (stopped early: #{@rec['stopped']})" : ''}"
+        limit
         comparison
         files = Array(@rec["config_files"])
         if files.any?
@@ -78,6 +82,16 @@ module Rackbench
           @io.puts "  no config file for #{@rec['server']}; start it with: #{@rec['start_command']}"
         end
         @io.puts "  method: #{@rec['method']}; #{@rec['elapsed_s']} s of a #{@rec['time_budget_s'].round} s budget"
+      end
+
+      # What limited the recommended setup at the highest load it was measured at
+      # (Stats::Verdict of that trial in the tune directory's trials.jsonl).
+      def limit
+        trials = File.foreach(File.join(@dir, "trials.jsonl")).filter_map { |l| JSON.parse(l) rescue nil }
+        top = trials.select { |t| t["setup"] == @rec["setup"] && t["concurrency"] }.max_by { |t| [t["concurrency"], t["rate"].to_f] }
+        @io.puts "  what limits it at c=#{top['concurrency']}: #{Stats::Verdict.for(top).text}" if top
+      rescue SystemCallError
+        nil
       end
 
       def unmet

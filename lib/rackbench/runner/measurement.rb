@@ -7,6 +7,7 @@ require_relative "../error"
 require_relative "trial_record"
 require_relative "sampling"
 require_relative "health_check"
+require_relative "diagnostics"
 require_relative "../workload/arena"
 require "uri"
 
@@ -40,9 +41,11 @@ module Rackbench
       END_BIAS_LIMIT = 0.005
 
       # warmup: the warm-up's Load::Result for this endpoint (nil: none).
-      def initialize(trial:, url:, verification:, instance:, context:, front: nil, warmup: nil)
+      # warmup_summary: --warmup steady's windows (SteadyWarmup::Outcome#to_h).
+      def initialize(trial:, url:, verification:, instance:, context:, front: nil, warmup: nil, warmup_summary: nil)
         @trial = trial
         @warmup = warmup
+        @warmup_summary = warmup_summary
         @url = url
         @verification = verification
         @instance = instance
@@ -58,19 +61,24 @@ module Rackbench
         started_at = Clock.wall_iso8601
         sampler = Sampling.sampler(instance: @instance, front: @front, pid: @config[:pid])&.start
         health = health_check&.start
+        diagnostics = Diagnostics.for(instance: @instance, front: @front)&.start
         begin
           result = drive(log)
         ensure
-          # Both threads end, even on a signal meanwhile.
-          summary, checks = Thread.handle_interrupt(Interrupted => :never) { [sampler&.stop, health&.stop] }
+          # Every thread ends, even on a signal meanwhile.
+          summary, checks = Thread.handle_interrupt(Interrupted => :never) { [sampler&.stop, health&.stop, diagnostics&.stop] }
         end
         record = TrialRecord.build(@trial, result, started_at: started_at, log: File.basename(log),
                                                    verification: @verification)
         merge_sampler(record, summary.to_h) if summary
+        merge_sampler(record, diagnostics.fields(summary)) if diagnostics
+        record["upstream_delay_s"] = @config[:upstream_delay] if @instance && Workload::Arena.needs_upstream?([@trial.endpoint])
         record["health"] = checks if checks
-        record["warnings"] = warnings(record)
+        record["warmup"] = @warmup_summary if @warmup_summary
+        record["warnings"] = warnings(record) + warmup_warnings
         @ctx.store.append_trial(record)
         @ctx.store.append_samples(@trial.key, sampler.series) if sampler
+        @ctx.store.append_queues(@trial.key, diagnostics.series) if diagnostics
         record["warnings"].each { |w| @ctx.listener.warning(w) }
         @ctx.listener.trial_finished(record, index, @ctx.progress.total)
         record
@@ -116,14 +124,49 @@ module Rackbench
         mean_ms / 1000.0 > END_BIAS_LIMIT * @config[:duration]
       end
 
+      # Server memory growing by more than this share within one trial is
+      # flagged: a preforked server's RSS settles within its warm-up, so
+      # growth like this during a few seconds of load is a leak or unbounded
+      # cache, and later trials of the setup measure a different server.
+      RSS_GROWTH_LIMIT = 0.5
+
+      def warmup_warnings
+        return [] unless @warmup_summary && !@warmup_summary["steady"]
+
+        w = @warmup_summary["windows"]
+        ["#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}: the warm-up reached no steady state in " \
+         "#{@warmup_summary['seconds']} s (last windows #{w.last(2).join(' and ')} #{@warmup_summary['metric']}), so " \
+         "the server (its JIT) may still be warming up during the trial; raise --warmup-max or --warmup-tolerance"]
+      end
+
       def warnings(record)
+        cell = "#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}"
+        [client_warning(record, cell), stopped_warning(record, cell), growth_warning(record, cell)].compact
+      end
+
+      def client_warning(record, cell)
         client = record.dig("cpu", "client_machine_share")
         server = record.dig("cpu", "server_machine_share")
-        return [] unless client && server && client > CLIENT_SHARE_LIMIT && client + server > SATURATED
+        return unless client && server && client > CLIENT_SHARE_LIMIT && client + server > SATURATED
 
-        ["#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}: the load generator used " \
-         "#{(client * 100).round}% of the machine's CPU while it was saturated, so the server's figures are " \
-         "understated; use fewer load threads (--threads 1) or load from another machine (--url)"]
+        "#{cell}: the load generator used #{(client * 100).round}% of the machine's CPU while it was saturated, " \
+          "so the server's figures are understated; use fewer load threads (--threads 1) or load from another machine (--url)"
+      end
+
+      def stopped_warning(record, cell)
+        pids = record.dig("processes", "stopped_pids")
+        return if pids.nil? || pids.empty?
+
+        "#{cell}: server process(es) #{pids.join(', ')} were stopped (SIGSTOP or a debugger) during the trial, so " \
+          "it measured a frozen server; resume them (kill -CONT) and measure again"
+      end
+
+      def growth_warning(record, cell)
+        growth = record.dig("processes", "rss_growth")
+        return unless growth && growth > RSS_GROWTH_LIMIT
+
+        "#{cell}: the server's memory grew by #{(growth * 100).round}% during the trial (RSS, first vs last quarter " \
+          "of the samples): a leak or an unbounded cache; later trials of this setup measure a bigger server"
       end
     end
   end

@@ -9,6 +9,8 @@ require_relative "../server/front/nginx"
 require_relative "verify"
 require_relative "../workload/arena"
 require_relative "measurement"
+require "fileutils"
+require_relative "steady_warmup"
 
 module Rackbench
   class Runner
@@ -68,7 +70,7 @@ module Rackbench
         alive!
         record = Measurement.new(trial: trial, url: url_of(trial.endpoint), verification: @checks[trial.endpoint],
                                  instance: @instance, front: @front, context: context,
-                                 warmup: warmups[trial.endpoint]).call
+                                 warmup: warmups[trial.endpoint], warmup_summary: warmup_summaries[trial.endpoint]).call
         alive!
         settle
         record
@@ -85,7 +87,7 @@ module Rackbench
 
         deadline = Clock.now + @config[:timeout] + @config[:duration]
         port = (@front || @instance).port
-        until ProcessControl::HttpProbe.get("127.0.0.1", port, ready_path, timeout: [deadline - Clock.now, 0.5].max)
+        until ProcessControl::HttpProbe.get(bind, port, ready_path, timeout: [deadline - Clock.now, 0.5].max)
           if Clock.now > deadline
             return @ctx.listener.warning("#{@setup.label}: still busy with queued requests after the trial; " \
                                          "the next trial may wait behind them (raise --timeout)")
@@ -95,27 +97,47 @@ module Rackbench
         end
       end
 
-      # Returns the engine's Result (nil without warm-up, or when it failed).
+      # Returns the engine's Result (nil without warm-up, or when it failed);
+      # --warmup steady: the last window's (SteadyWarmup).
       def warm_up(endpoint, trials, engine: @ctx.engine)
-        return unless @config[:warmup].positive?
+        steady = @config[:warmup] == "steady"
+        return unless steady || @config[:warmup].positive?
 
         url = url_of(endpoint)
         @ctx.listener.warming_up(@setup, url)
-        common = { url: url, duration: @config[:warmup], timeout: @config[:timeout],
-                   log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
+        common = { url: url, timeout: @config[:timeout], log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
         common[:scenario] = @ctx.plan.scenario if @ctx.plan.scenario
-        warmups[endpoint] =
+        run = lambda do |seconds|
           if trials.first.rate
-            engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], **common)
+            engine.run(rate: trials.map(&:rate).min, connections: @config[:connections], duration: seconds, **common)
           else
-            engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], **common)
+            engine.run(concurrency: trials.map(&:concurrency).max, threads: @config[:threads], duration: seconds, **common)
           end
+        end
+        warmups[endpoint] = steady ? steady_warm_up(endpoint, trials, run) : run.call(@config[:warmup])
       rescue Error => e
         @ctx.listener.warning("#{@setup.label}: warm-up of #{url} failed (#{e.message}); measuring anyway")
         nil
       end
 
+      # {endpoint => SteadyWarmup::Outcome#to_h}: stored with each trial.
+      def warmup_summaries
+        @warmup_summaries ||= {}
+      end
+
       private
+
+      # Each window is stored the moment it ends (warmups.jsonl).
+      def steady_warm_up(endpoint, trials, run)
+        rule = SteadyWarmup.new(window: @config[:warmup_window], tolerance: @config[:warmup_tolerance],
+                                max: @config[:warmup_max], open_loop: !trials.first.rate.nil?, run: run)
+        outcome = rule.call do |w|
+          @ctx.store.append_warmup({ "setup" => @setup.label, "repetition" => @rep, "endpoint" => endpoint,
+                                     "at" => Clock.wall_iso8601 }.merge(w))
+        end
+        warmup_summaries[endpoint] = outcome.to_h
+        outcome.last
+      end
 
       # {endpoint => the warm-up's Load::Result}: its latency tells a trial
       # whether to count throughput in a window (Measurement#window?).
@@ -124,7 +146,8 @@ module Rackbench
       end
 
       def boot_front
-        front = Server::Front::Nginx.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir)
+        front = Server::Front::Nginx.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir,
+                                         host: bind)
         @front = front
         front.start
         @ctx.store.append_setup("setup" => @setup.label, "repetition" => @rep, "status" => "ok", "front" => "nginx",
@@ -144,11 +167,13 @@ module Rackbench
 
       def boot
         started = Clock.now
-        instance = ProcessControl::ServerInstance.new(adapter: Server.adapter(@setup.server, app: @ctx.app), setup: @setup,
-                                        app: @ctx.app.config_ru, port: (@setup.front ? nil : @config[:port]) || Ports.free,
-                                        dir: server_dir, env: @ctx.env.merge(@ctx.app.env),
-                                        ready_path: ready_path, boot_timeout: @config[:boot_timeout],
-                                        stop_timeout: @config[:stop_timeout])
+        adapter = Server.adapter(@setup.server, app: @ctx.app, runtime: @setup.runtime)
+        instance = ProcessControl::ServerInstance.new(adapter: adapter, setup: @setup, app: @ctx.app.config_ru,
+                                                      port: (@setup.front ? nil : @config[:port]) || Ports.free,
+                                                      dir: server_dir, env: @ctx.env.merge(@ctx.app.env, probe_env),
+                                                      ready_path: ready_path, boot_timeout: @config[:boot_timeout],
+                                                      stop_timeout: @config[:stop_timeout],
+                                                      host: @setup.front ? "127.0.0.1" : bind)
         @instance = instance
         instance.start
         @ctx.store.append_setup(setup_record(instance, boot_s: Clock.now - started))
@@ -179,7 +204,7 @@ module Rackbench
 
       def verifier_for
         if @instance
-          Verify.new(host: "127.0.0.1", port: (@front || @instance).port, server: @setup.server, arena: @ctx.app.arena?,
+          Verify.new(host: bind, port: (@front || @instance).port, server: @setup.server, arena: @ctx.app.arena?,
                      upstream_bytes: @config[:upstream_bytes], timeout: @config[:timeout],
                      expect_status: @config[:expect_status], server_log: @instance.log_path)
         else
@@ -225,6 +250,15 @@ module Rackbench
         env.to_h { |k, v| [k, k.match?(/SECRET|TOKEN|PASSWORD|KEY_BASE/) && v ? "(generated, not stored)" : (v || "(unset)")] }
       end
 
+      # The arena's in-process probe (requests and GC per worker) writes here; never a user's app.
+      def probe_env
+        return {} unless @ctx.app.arena?
+
+        dir = Diagnostics.probe_dir(server_dir)
+        FileUtils.mkdir_p(dir)
+        { Workload::Arena::PROBE_DIR_VAR => dir }
+      end
+
       def url_of(endpoint)
         base_url + @ctx.plan.path_of(endpoint)
       end
@@ -233,6 +267,11 @@ module Rackbench
         return @config[:url] unless @instance
 
         (@front || @instance).url("")
+      end
+
+      # The address the servers (or nginx in front) listen on: --bind.
+      def bind
+        @config[:bind] || "127.0.0.1"
       end
 
       def server_dir

@@ -31,7 +31,16 @@ module Rackbench
           "error_artifacts" => classified["artifacts"], "verified" => !verification.nil?,
           "notes" => Errors.notes(verification, unanswered: !errors.equal?(result.errors)),
           "command" => result.command, "log" => log
-        }.merge(throughput(result), open_loop(result))
+        }.merge(throughput(result), open_loop(result), load_hosts(result))
+      end
+
+      # Load from other hosts (Load::Remote): each host's part beside the
+      # merged figures; a closed-loop trial is judged too (a host failed or
+      # ran its client above its CPU limit).
+      def load_hosts(result)
+        return {} unless result.hosts
+
+        { "load_hosts" => result.hosts, "valid" => result.valid != false, "invalid_reason" => result.invalid_reason }
       end
 
       # How requests / duration_s (= rps) were counted: "whole" (every

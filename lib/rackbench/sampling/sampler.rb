@@ -277,7 +277,8 @@ module Rackbench
 
         mem = memory && role != CLIENT ? Memory.read(pid, proc_root: @proc_root) : nil
         Reading.new(pid: pid, starttime: stat.starttime, role: role, cpu_seconds: stat.cpu_seconds,
-                    threads: stat.threads, rss: mem ? mem.rss : stat.rss_bytes, pss: mem&.pss, uss: mem&.uss)
+                    threads: stat.threads, rss: mem ? mem.rss : stat.rss_bytes, pss: mem&.pss, uss: mem&.uss,
+                    stopped: %w[T t].include?(stat.state))
       end
 
       def thread_cpu

@@ -6,7 +6,9 @@ module Rackbench
   module Sampling
     # One process as read at one sample. Memory fields are bytes (pss/uss
     # nil when smaps was not read, e.g. for the load generator).
-    Reading = Struct.new(:pid, :starttime, :role, :cpu_seconds, :threads, :rss, :pss, :uss, keyword_init: true) do
+    # stopped: the process was in state T (stopped by a signal, e.g. SIGSTOP,
+    # or traced) when read.
+    Reading = Struct.new(:pid, :starttime, :role, :cpu_seconds, :threads, :rss, :pss, :uss, :stopped, keyword_init: true) do
       def key
         [pid, starttime]
       end
@@ -101,6 +103,27 @@ module Rackbench
         (workers_seen - samples.last.readings.select { |r| r.role == "worker" }.map(&:key)).size
       end
 
+      # Server processes seen stopped (state T) in any sample: a server
+      # frozen by SIGSTOP or a debugger answers nothing meanwhile.
+      def stopped_pids
+        server_readings.select(&:stopped).map(&:pid).uniq
+      end
+
+      # How much the server's summed RSS (read every tick, from stat) grew
+      # over the trial, as a fraction of where it started (nil with fewer
+      # than 4 samples). Compares the
+      # mean of the first and last quarter of the samples, so one noisy
+      # reading does not make a leak.
+      def rss_growth
+        sums = samples.filter_map { |s| sum_of(s.readings.reject { |r| r.role == CLIENT }, :rss) }
+        return nil if sums.size < 4
+
+        q = sums.size / 4
+        first = sums.first(q).sum.to_f / q
+        last = sums.last(q).sum.to_f / q
+        first.positive? ? (last - first) / first : nil
+      end
+
       # The sampler's own figures sit under "sampler", so that merging this
       # hash into a trial record never replaces the load engine's duration_s
       # or errors (the trial's duration is the engine's, not the sampler's).
@@ -115,7 +138,8 @@ module Rackbench
                          "client_machine_share" => machine_share(client)&.round(4),
                          "sampler_pct" => sampler_pct, "cores" => cores },
               "processes" => { "workers_seen" => workers_seen.size, "worker_restarts" => worker_restarts,
-                               "threads_max" => threads_max } }
+                               "threads_max" => threads_max, "stopped_pids" => stopped_pids,
+                               "rss_growth" => rss_growth&.round(3) } }
         h
       end
 

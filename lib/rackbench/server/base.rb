@@ -13,7 +13,8 @@ module Rackbench
     #   graceful_signal         what stops it after in-flight requests finish
     #   version                 "6.4.2" or nil when not installed
     #   available?              installed and runnable here
-    #   argv(setup, app:, port:, dir:)   the command line (an argument array)
+    #   argv(setup, app:, port:, dir:, host: "127.0.0.1")   the command line
+    #                              (an argument array); host: the address to listen on
     #   files(setup, port:, dir:)  {path => content} written before boot (configs)
 #   env(setup)              extra environment for the server process
     #   worker?(entry, master_pid)  is this descendant a worker process?
@@ -31,6 +32,8 @@ module Rackbench
     #   in_flight_per_process   requests a tune probe keeps in flight per thread of a process
     #   deploy_files(setup, comment)  {relative path => text}: a config file for a deployment
     #   deploy_command(setup)   how to start it with that file
+    #   runtime_adapters        {"jruby" => PumaJruby}: the adapter that runs it on another
+    #                           runtime (registered from that adapter's file); none: "on RUNTIME" refused
     #
     # Adapters only describe a server; ProcessControl::ServerInstance boots and stops it.
     # Built with the app under test: a user's app with a Gemfile runs the
@@ -53,6 +56,13 @@ module Rackbench
         def in_flight_per_process = 1
         def deploy_files(_setup, _comment) = {}
         def deploy_command(_setup) = nil
+        def runtime_adapters = (@runtime_adapters ||= {})
+
+        # An adapter that runs another adapter's server on another runtime
+        # (PumaJruby: Puma "on jruby") registers itself under that runtime.
+        def register_runtime(runtime, of:)
+          of.runtime_adapters[runtime] = self
+        end
       end
 
       def initialize(app: nil)

@@ -32,8 +32,8 @@ module Rackbench
         "INT"
       end
 
-      def argv(setup, app:, port:, dir:)
-        cmd = [*launch(setup), "serve", "--bind", "http://127.0.0.1:#{port}", "--forked", "--count", setup.workers.to_s,
+      def argv(setup, app:, port:, dir:, host: "127.0.0.1")
+        cmd = [*launch(setup), "serve", "--bind", "http://#{host}:#{port}", "--forked", "--count", setup.workers.to_s,
                "--config", app, "--health-check-timeout", "120", "--graceful-stop", GRACE.to_s]
         cmd += ["--preload", preload_path(dir)] if setup.preload
         cmd

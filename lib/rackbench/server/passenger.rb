@@ -61,8 +61,8 @@ module Rackbench
         nil
       end
 
-      def argv(setup, app:, port:, dir:)
-        [@binary, "start", File.dirname(app), "--engine", "builtin", "--address", "127.0.0.1",
+      def argv(setup, app:, port:, dir:, host: "127.0.0.1")
+        [@binary, "start", File.dirname(app), "--engine", "builtin", "--address", host,
          "--port", port.to_s, "--environment", "production", "--rackup", app,
          "--ruby", ruby, "--min-instances", setup.workers.to_s, "--max-pool-size", setup.workers.to_s,
          "--spawn-method", setup.preload ? "smart" : "direct",

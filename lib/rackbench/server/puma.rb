@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "securerandom"
 require_relative "base"
 
 module Rackbench
@@ -13,8 +14,16 @@ module Rackbench
     # same from 2.8, and before 2.8 Puma looked for no config file), and from
     # 7.0 cluster mode preloads by default, so "nopreload" needs a config
     # file saying `preload_app! false` (there is no flag for it).
+    #
+    # From 5.0 rackbench writes that config file always, to start Puma's
+    # control app (its /stats: backlog, busy threads, requests per worker;
+    # read by Sampling::PumaStats) on a port the kernel picks, with a token
+    # passed in the environment (so no stored file or command line holds it),
+    # and to make workers report to the master every second instead of 5 s.
     class Puma < Base
       KEY = "puma"
+      CONTROL_TOKEN_VAR = "RACKBENCH_PUMA_CONTROL_TOKEN"
+      STATS_FROM = "5.0" # worker_check_interval
       register order: 1
 
       def self.threads = 5
@@ -34,8 +43,22 @@ module Rackbench
         { "config/puma.rb" => "#{lines.join("\n")}\n" }
       end
 
-      def argv(setup, app:, port:, dir:)
-        cmd = [*launch(setup), *config_args(setup, dir), "-e", "production", "-b", "tcp://127.0.0.1:#{port}",
+      def env(setup)
+        stats? ? super.merge(CONTROL_TOKEN_VAR => control_token) : super
+      end
+
+      # The control app's token (one per adapter, so per boot).
+      def control_token
+        @control_token ||= SecureRandom.hex(16)
+      end
+
+      # Whether this Puma runs the control app rackbench reads.
+      def stats?
+        at_least?(STATS_FROM)
+      end
+
+      def argv(setup, app:, port:, dir:, host: "127.0.0.1")
+        cmd = [*launch(setup), *config_args(setup, dir), "-e", "production", "-b", "tcp://#{host}:#{port}",
                "-t", "#{setup.threads}:#{setup.threads}", "--pidfile", File.join(dir, "puma.pid"),
                "--tag", "rackbench"]
         cmd += ["-w", setup.workers.to_s] unless single_process?(setup)
@@ -44,9 +67,10 @@ module Rackbench
       end
 
       def files(setup, port:, dir:)
-        return {} unless preload_off_by_file?(setup)
-
-        { config_path(dir) => "# rackbench: \"nopreload\" (Puma >= 7 preloads clusters by default)\npreload_app! false\n" }
+        lines = []
+        lines += stats_config if stats?
+        lines += ["# rackbench: \"nopreload\" (Puma >= 7 preloads clusters by default)", "preload_app! false"] if preload_off_by_file?(setup)
+        lines.empty? ? {} : { config_path(dir) => "#{lines.join("\n")}\n" }
       end
 
       def single_process?(setup)
@@ -60,10 +84,17 @@ module Rackbench
       private
 
       def config_args(setup, dir)
-        return ["-C", config_path(dir)] if preload_off_by_file?(setup)
+        return ["-C", config_path(dir)] if preload_off_by_file?(setup) || stats?
         return ["--no-config"] if at_least?("5.5")
 
         at_least?("2.8") ? ["-C", "-"] : []
+      end
+
+      def stats_config
+        ["# rackbench: Puma's control app for its stats, on a port the kernel picks (token from the environment)",
+         "activate_control_app \"tcp://127.0.0.1:0\", { auth_token: ENV.fetch(#{CONTROL_TOKEN_VAR.inspect}) }",
+         "# rackbench: workers report their stats every second (default 5 s)",
+         "worker_check_interval 1 if respond_to?(:worker_check_interval)"]
       end
 
       def preload_off_by_file?(setup)

@@ -28,8 +28,16 @@ module Rackbench
       Suggest.fetch(ADAPTERS, key, "server")
     end
 
-    def adapter(key, app: nil)
-      adapter_class(key).new(app: app)
+    # runtime: the setup's ("jruby": the adapter registered for it, e.g.
+    # PumaJruby; Setup refuses a runtime the server has none for).
+    def adapter(key, app: nil, runtime: nil)
+      klass = adapter_class(key)
+      (klass.runtime_adapters[runtime] || klass).new(app: app)
+    end
+
+    # The servers that run on runtime ("jruby"), by key.
+    def on_runtime(runtime)
+      ADAPTERS.values.select { |klass| klass.runtime_adapters.key?(runtime) }.map(&:key)
     end
 
     def all(app: nil)

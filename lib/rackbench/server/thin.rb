@@ -32,8 +32,8 @@ module Rackbench
         "QUIT"
       end
 
-      def argv(setup, app:, port:, dir:)
-        [*launch(setup), "start", "-e", "production", "-a", "127.0.0.1", "-p", port.to_s, "-R", app,
+      def argv(setup, app:, port:, dir:, host: "127.0.0.1")
+        [*launch(setup), "start", "-e", "production", "-a", host, "-p", port.to_s, "-R", app,
          "--pid", File.join(dir, "thin.pid"), "--tag", "rackbench"]
       end
 

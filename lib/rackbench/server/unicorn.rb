@@ -31,8 +31,8 @@ module Rackbench
         "QUIT"
       end
 
-      def argv(setup, app:, port:, dir:)
-        [*launch(setup), "-E", "production", "-c", config_path(dir), "-l", "127.0.0.1:#{port}", app]
+      def argv(setup, app:, port:, dir:, host: "127.0.0.1")
+        [*launch(setup), "-E", "production", "-c", config_path(dir), "-l", "#{host}:#{port}", app]
       end
 
       def files(setup, port:, dir:)

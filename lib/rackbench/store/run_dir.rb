@@ -17,8 +17,10 @@ module Rackbench
     #   trials.jsonl     one line per trial, appended (and fsynced) the moment it ends
     #   setups.jsonl     one line per server boot: command line, version, pids, or why it failed
     #   samples.jsonl    the process sampler's time series, one line per sample
+    #   queues.jsonl     accept-queue and server-queue readings per trial (Sampling::Queues)
     #   capacity.jsonl   capacity searches: one line per measured level, and the knee
     #   warnings.jsonl   every warning the run gave (Report::WarningLog), with its time
+    #   warmups.jsonl    --warmup steady: one line per warm-up window (Runner::SteadyWarmup)
     #   logs/            server and load-generator output
     #   processes.jsonl  the process groups the writer started and stopped (ProcessControl::Journal)
     #   .rackbench.lock  the writer lock (Store::Lock): one run, resume, capacity or tune at a time
@@ -33,8 +35,10 @@ module Rackbench
         "trials.jsonl" => ["trial", %w[setup endpoint]],
         "setups.jsonl" => ["setup", %w[setup status]],
         "samples.jsonl" => ["sample", %w[key t]],
+        "queues.jsonl" => ["queue reading", %w[key t]],
         "capacity.jsonl" => ["capacity", %w[setup endpoint]],
-        "warnings.jsonl" => ["warning", %w[text]]
+        "warnings.jsonl" => ["warning", %w[text]],
+        "warmups.jsonl" => ["warm-up window", %w[setup endpoint window]]
       }.freeze
 
       attr_reader :path, :notices
@@ -159,6 +163,15 @@ module Rackbench
         append("samples.jsonl", series.map { |sample| { "key" => key }.merge(sample) })
       end
 
+      def append_queues(key, series)
+        append("queues.jsonl", series.map { |row| { "key" => key }.merge(row) })
+      end
+
+      # {trial key => [queue readings]} (empty for a run without queues.jsonl).
+      def queues
+        read_lines("queues.jsonl").group_by { |row| row["key"] }
+      end
+
       def trials
         read_lines("trials.jsonl")
       end
@@ -169,6 +182,14 @@ module Rackbench
 
       def setups
         read_lines("setups.jsonl")
+      end
+
+      def append_warmup(record)
+        append("warmups.jsonl", record)
+      end
+
+      def warmups
+        read_lines("warmups.jsonl")
       end
 
       def append_warning(record)

@@ -10,6 +10,9 @@ module Rackbench
     module Arena
       CONFIG_RU = File.join(APPS_DIR, "arena", "config.ru")
       READY_PATH = "/health"
+      # The directory the arena's in-process probe writes to (apps/arena/probe.rb
+      # reads the same variable): requests and GC per worker, never set for a user's app.
+      PROBE_DIR_VAR = "RACKBENCH_PROBE_DIR"
       # Endpoints that keep a core busy; the runner cools down after their levels.
       CPU_HEAVY = %r{\A/(fibonacci|template-render|pi|pause-and-render|network-io-and-render|random)\b}.freeze
       UPSTREAM = %r{\A/network-io}.freeze

@@ -21,3 +21,22 @@ class ResumeSearchTest < Minitest::Test
     assert_equal trials_before, File.read(File.join(dir, "trials.jsonl")), "nothing measured into the capacity run"
   end
 end
+
+# A password in --url is stored nowhere: not in meta.json's argv, the lock,
+# trials or setups (the URL kept is the base without userinfo).
+class UrlSecretTest < Minitest::Test
+  def test_url_credentials_are_masked_in_every_stored_file
+    out = File.join(tmpdir, "run")
+    status, _out, err = run_cli("run", "--engine", "fake", "--url", "http://bench:s3cr3t-pw@127.0.0.1:9/", "--no-verify",
+                                "-c", "1", "-d", "0.5", "--warmup", "0", "-o", out)
+    assert_equal 0, status, err
+    stored = Dir.glob(File.join(out, "**", "*"), File::FNM_DOTMATCH).select { |f| File.file?(f) }
+    assert_operator stored.size, :>=, 3
+    stored.each { |f| refute_includes File.binread(f), "s3cr3t-pw", f }
+    assert_includes File.read(File.join(out, "meta.json")), "http://bench:***@127.0.0.1:9/"
+    refute_includes err, "s3cr3t-pw"
+    status, _out, err = run_cli("run", "--url", "bench:s3cr3t-pw@127.0.0.1:9")
+    assert_equal 2, status
+    refute_includes err, "s3cr3t-pw"
+  end
+end

@@ -70,7 +70,8 @@ class TrialSummaryTest < Minitest::Test
     assert_equal({ "server_pct" => 75.0, "master_pct" => 0.0, "workers_pct" => 75.0, "client_pct" => 100.0,
                    "server_machine_share" => 0.375, "client_machine_share" => 0.5, "sampler_pct" => 0.2,
                    "cores" => 2 }, h["cpu"])
-    assert_equal({ "workers_seen" => 2, "worker_restarts" => 0, "threads_max" => 15 }, h["processes"])
+    assert_equal({ "workers_seen" => 2, "worker_restarts" => 0, "threads_max" => 15, "stopped_pids" => [],
+                   "rss_growth" => nil }, h["processes"])
     assert_equal JSON.parse(JSON.generate(h)), h
   end
 
@@ -94,5 +95,29 @@ class TrialSummaryTest < Minitest::Test
     empty = TrialSummary.new(samples: [], interval: 0.1).to_h
     assert_equal 0, empty.dig("sampler", "samples")
     assert_nil empty["memory"]["pss_total_mb"]
+  end
+end
+
+# A frozen server and a growing one are named in the summary.
+class TrialSummaryAnomalyTest < Minitest::Test
+  S = Rackbench::Sampling
+
+  def summary(rss_values, stopped_at: nil)
+    samples = rss_values.each_with_index.map do |rss, i|
+      r = S::Reading.new(pid: 10, starttime: 1, role: "master", cpu_seconds: i * 0.1, threads: 1, rss: rss,
+                         stopped: i == stopped_at)
+      S::Sample.new(t: i * 0.2, readings: [r])
+    end
+    S::TrialSummary.new(samples: samples, interval: 0.2, cores: 2)
+  end
+
+  def test_stopped_processes_and_memory_growth
+    steady = summary([100, 101, 100, 102, 101, 100, 101, 100].map { |m| m * 1_000_000 })
+    assert_empty steady.to_h.dig("processes", "stopped_pids")
+    assert_in_delta 0.0, steady.to_h.dig("processes", "rss_growth"), 0.02
+    frozen = summary([100] * 8, stopped_at: 3)
+    assert_equal [10], frozen.to_h.dig("processes", "stopped_pids")
+    growing = summary([100, 110, 130, 160, 200, 250, 310, 380].map { |m| m * 1_000_000 })
+    assert_operator growing.to_h.dig("processes", "rss_growth"), :>, 1.5
   end
 end

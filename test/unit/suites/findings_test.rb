@@ -111,9 +111,12 @@ class SuiteFindingsTest < Minitest::Test
     end
     lines = findings("jruby", trials)
     assert_equal "Peak req/s on /template-render: puma x1:16 420 at c=16 vs unicorn x2 350 at c=16 (puma x1:16 ahead " \
-                 "by +20%; single run: no significance test; the post: Puma ~420 vs Unicorn ~350).", lines[0]
+                 "by +20%; single run: no significance test; the post: Puma ~420 vs Unicorn ~350 at 16 users).", lines[0]
     assert_match(/\AMean latency at c=128: unicorn x2 400 ms vs puma x1:16 50 ms/, lines[1])
     assert_match(/\APuma ran on MRI/, lines[2])
+    jruby = trials.map { |t| t.merge("setup" => t["setup"].sub("puma x1:16", "puma x1:16 on jruby")) }
+    assert_match(/\APuma ran on JRuby, as in the post \(JRuby 1.7.3.*Puma ~420 vs Unicorn ~350/,
+                 findings("jruby", jruby)[2])
   end
 
   def test_nginx_compares_each_server_behind_nginx_with_it_alone

@@ -87,25 +87,12 @@ class SuiteSettingsTest < Minitest::Test
     assert_equal "nginx", Rackbench::Config.build(Rackbench::Suites.settings("nginx", cores: 2))[:setups][1].front
   end
 
-  def test_jruby_falls_back_to_puma_on_mri_when_setups_cannot_name_a_runtime
-    refusing = ->(text) { raise Rackbench::UsageError, "cannot read #{text}" }
-    Rackbench::Setup.stub(:parse, refusing) do
-      assert_equal "puma x1:16", Rackbench::Suites.settings("jruby", cores: 2)[:setups].last
-      assert_match(/runs as "puma x1:16" on MRI.*needs JRuby/m, Rackbench::Suites::Jruby.description(2))
-    end
-    Rackbench::Setup.stub(:parse, ->(_text) { :parsed }) do
-      assert_equal ["unicorn x4", "puma x1:16 on jruby"], Rackbench::Suites.settings("jruby", cores: 4)[:setups]
-      assert_match(/Puma runs as "puma x1:16 on jruby"/, Rackbench::Suites::Jruby.description(4))
-    end
-  end
-
-  def test_jruby_uses_whatever_this_rackbench_accepts_today
-    setup = Rackbench::Suites.settings("jruby", cores: 2)[:setups].last
-    accepted = begin
-      Rackbench::Setup.parse("puma x1:16 on jruby")
-    rescue Rackbench::UsageError
-      nil
-    end
-    assert_equal accepted ? "puma x1:16 on jruby" : "puma x1:16", setup
+  def test_jruby_runs_puma_on_jruby_with_siege_and_a_steady_warm_up
+    quick = Rackbench::Suites.settings("jruby", cores: 4, quick: true)
+    assert_equal ["unicorn x4", "puma x1:16 on jruby"], quick[:setups]
+    assert_equal ["siege-close", "steady", 3, 30], quick.values_at(:engine, :warmup, :warmup_window, :warmup_max)
+    config = Rackbench::Config.build(quick)
+    assert_equal "jruby", config[:setups].last.runtime
+    assert_match(/--engine wrk/, Rackbench::Suites::Jruby.description(4))
   end
 end

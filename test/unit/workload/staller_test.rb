@@ -31,7 +31,8 @@ class StallerTest < Minitest::Test
     assert_equal %w[T T T], states, "all stopped during the pause"
     assert @staller.stalled?
     sleep 0.3
-    assert_equal %w[S S S], states, "all running after it"
+    assert_equal 3, states.size
+    assert_empty states.grep("T"), "all continued after it (S or R: a process just woken may be running)"
     stalls = @staller.stop
     assert_equal 1, stalls.size
     assert_in_delta 0.3, stalls.first.ended_at - stalls.first.started_at, 0.05
@@ -45,7 +46,8 @@ class StallerTest < Minitest::Test
     started = Rackbench::Clock.now
     @staller.stop
     assert_operator Rackbench::Clock.now - started, :<, 0.5, "stop does not wait for the pause to end"
-    assert_equal %w[S S S], states
+    assert_equal 3, states.size
+    assert_empty states.grep("T"), "all continued (S or R)"
     refute @staller.stalled?
   end
 

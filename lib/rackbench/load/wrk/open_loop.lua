@@ -315,6 +315,14 @@ local function record_bound(into, ns)
   add_stats(into.stats, ns)
 end
 
+local function sparse_json(counts)
+  local parts = {}
+  for i = 0, H.BUCKETS - 1 do
+    if counts[i] > 0 then parts[#parts + 1] = string.format('"%d":%.0f', i, counts[i]) end
+  end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
 local PERCENTILES = { { "p50", 50 }, { "p75", 75 }, { "p90", 90 }, { "p99", 99 }, { "p99.9", 99.9 },
                       { "p99.99", 99.99 } }
 
@@ -385,4 +393,8 @@ function done(summary, latency, requests)
                           { "early", int(t.early) } }) },
     { "latency_us", summary_json(lat_h) }, { "service_us", summary_json(svc_h) },
   }), "\n")
+  -- The merged histograms, sparse (bucket index: count), so that load from
+  -- several hosts can be added bucket by bucket (Stats::HistogramMerge).
+  io.write('RACKBENCH_HISTOGRAM {"unit":"ns","latency":', sparse_json(lat_h.counts), ',"service":',
+           sparse_json(svc_h.counts), "}\n")
 end

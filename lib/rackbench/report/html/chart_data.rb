@@ -84,6 +84,8 @@ module Rackbench
           chart("cpu", "bar", labels, datasets, "% of one core", log: false, stacked: true, horizontal: true)
         end
 
+        public
+
         def chart(id, type, labels, datasets, unit, log: nil, stacked: false, horizontal: false)
           values = datasets.flat_map { |d| d[:points].compact.map { |p| p[:y] } }.select(&:positive?)
           log = values.any? && values.max / values.min > LOG_SPREAD if log.nil?
@@ -92,6 +94,8 @@ module Rackbench
           { id: id, type: type, labels: labels, datasets: datasets, unit: unit, log: log, log_min: log_min,
             stacked: stacked, horizontal: horizontal }
         end
+
+        private
 
         def series(label, color, points, dash: false)
           { label: label, color: color, dash: dash, points: points }

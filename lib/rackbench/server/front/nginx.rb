@@ -15,15 +15,16 @@ module Rackbench
       # nginx as a reverse proxy in front of a booted server, as seeds 003 and
       # 004 deployed Thin and Unicorn ("unicorn x2 behind nginx"). Debian's
       # nginx runs with a generated config from a directory of the run (no
-      # system files touched), listens on 127.0.0.1 and proxies over HTTP/1.1
-      # with upstream keep-alive. Graceful stop: QUIT.
+      # system files touched), listens on 127.0.0.1 (or --bind's address) and
+      # proxies over HTTP/1.1 with upstream keep-alive. Graceful stop: QUIT.
       class Nginx
         # Debian's nginx; RACKBENCH_NGINX names another binary.
         BINARY = ENV.fetch("RACKBENCH_NGINX") { File.executable?("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx" }
 
         attr_reader :port, :child
 
-        def initialize(upstream_port:, port:, dir:, workers: 1, binary: BINARY)
+        def initialize(upstream_port:, port:, dir:, workers: 1, binary: BINARY, host: "127.0.0.1")
+          @host = host # the address nginx listens on (--bind); the upstream stays on 127.0.0.1
           @upstream_port = upstream_port
           @port = port
           @dir = File.join(dir, "nginx")
@@ -39,7 +40,7 @@ module Rackbench
         end
 
         def url(path = "/")
-          "http://127.0.0.1:#{@port}#{path}"
+          "http://#{@host}:#{@port}#{path}"
         end
 
         def config_path
@@ -94,7 +95,7 @@ module Rackbench
               scgi_temp_path #{quote("#{@dir}/tmp/scgi")};
               upstream app { server 127.0.0.1:#{@upstream_port}; keepalive 64; }
               server {
-                listen 127.0.0.1:#{@port} backlog=1024;
+                listen #{@host}:#{@port} backlog=1024;
                 location / {
                   proxy_pass http://app;
                   proxy_http_version 1.1;
@@ -111,7 +112,7 @@ module Rackbench
         private
 
         def wait_ready(deadline)
-          until ProcessControl::HttpProbe.get("127.0.0.1", @port, "/health", on_silence: :silent) &&
+          until ProcessControl::HttpProbe.get(@host, @port, "/health", on_silence: :silent) &&
                 Sampling::Sockets.ports_of(processes.map(&:pid)).include?(@port)
             raise failed("exited at start (#{@child.exit_summary})") unless @child.alive?
             raise failed("did not answer on port #{@port}") if Clock.now > deadline

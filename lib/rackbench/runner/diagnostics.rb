@@ -1,0 +1,104 @@
+# frozen_string_literal: true
+
+require_relative "../clock"
+require_relative "../sampling/queues"
+require_relative "../sampling/queue_summary"
+require_relative "../sampling/puma_stats"
+require_relative "../sampling/probe_files"
+require_relative "../sampling/balance"
+
+module Rackbench
+  class Runner
+    # What a trial measures beside the process sampler, for its verdict
+    # (Stats::Verdict): where requests waited (Rackbench::Sampling::Queues), who did
+    # the work (Rackbench::Sampling::Balance, with the arena's probe files) and the
+    # whole machine's CPU. Every part is optional: what cannot be read is
+    # recorded as {"unknown" => reason} and the trial goes on.
+    class Diagnostics
+      PROBE_DIR = "probe"
+
+      # The probe's directory for a server directory (Session sets it for built-in apps).
+      def self.probe_dir(server_dir)
+        File.join(server_dir, PROBE_DIR)
+      end
+
+      # nil for an external server (--url): there is no process to ask. A
+      # diagnostic that breaks never stops a trial: its verdict is "unknown".
+      def self.for(instance:, front:)
+        instance && new(instance, front)
+      rescue StandardError
+        nil
+      end
+
+      # Found once per server (reading the socket tables takes a while on a busy machine).
+      def self.control_port(instance)
+        @control_ports ||= {}
+        @control_ports[[instance.child.pid, instance.port]] ||= Rackbench::Sampling::PumaStats.control_port(instance.child.pid, instance.port)
+      end
+
+      def initialize(instance, front)
+        @instance = instance
+        listeners = { "server" => instance.port }
+        listeners["front"] = front.port if front
+        @listeners = listeners
+        stats, why = server_stats
+        @queues = Rackbench::Sampling::Queues.new(listeners: listeners, server_stats: stats,
+                                       unknown: why ? { "server_stats" => why } : {})
+        dir = self.class.probe_dir(instance.dir)
+        @probe = File.directory?(dir) ? Rackbench::Sampling::ProbeFiles.new(dir) : nil
+      end
+
+      def start
+        @probe_start = @probe&.read
+        @queues.start
+        self
+      end
+
+      def stop
+        @queues.stop
+        @stopped_at = Clock.now
+        @probe_end = @probe&.read_fresh(@stopped_at)
+        self
+      end
+
+      # Fields for the trial record; summary: the process sampler's TrialSummary (or nil).
+      def fields(summary)
+        build_fields(summary)
+      rescue StandardError => e
+        { "queues" => { "unknown" => "#{e.class}: #{e.message}" } }
+      end
+
+      def series
+        @queues.series
+      end
+
+      private
+
+      def build_fields(summary)
+        out = { "queues" => Rackbench::Sampling::QueueSummary.build(@queues, listeners: @listeners, server_kind: @kind),
+                "machine" => { "cpu_pct" => @queues.machine_cpu_pct } }
+        deltas = @probe_end && Rackbench::Sampling::ProbeFiles.deltas(@probe_start || {}, @probe_end, @stopped_at)
+        out["balance"] = summary ? Rackbench::Sampling::Balance.build(summary, probe: deltas, server_rows: @queues.rows["server"]) : { "unknown" => "no process samples" }
+        out["balance"]["probe"] = probe_note unless deltas && !deltas.empty?
+        out
+      end
+
+      def probe_note
+        @probe ? "the probe wrote no file (no request reached it)" : "off (a user's app, or an external server)"
+      end
+
+      # [PumaStats or nil, reason when nil]
+      def server_stats
+        adapter = @instance.adapter
+        return [nil, "#{adapter.key} has no stats interface rackbench reads"] unless adapter.respond_to?(:stats?)
+        return [nil, "Puma #{adapter.version} is older than #{adapter.class::STATS_FROM} (no stats rackbench reads)"] unless adapter.stats?
+
+        @kind = adapter.key
+        port = self.class.control_port(@instance)
+        return [nil, "Puma's control app was not found listening"] unless port
+
+        [Rackbench::Sampling::PumaStats.new(port: port, token: adapter.control_token, pid: @instance.child.pid), nil]
+      end
+    end
+  end
+end

@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "../clock"
+
+module Rackbench
+  module Sampling
+    # Reads the arena probe's files (Workload::Arena::Probe: DIR/PID.json,
+    # one per process that served a request) and turns two readings into
+    # per-process deltas: requests served and GC runs/time during a trial.
+    #
+    # Method: a reading at the trial's start (the warm-up has made every
+    # worker write its file) and one at its end; each process rewrites its
+    # file every 0.1 s, so the end reading waits (up to FRESH_WAIT) until
+    # every file is stamped after the load stopped, on the CLOCK_MONOTONIC
+    # the probe stamps with. A process whose file is not fresh by then is
+    # counted from its last file (a stale tail, marked "stale").
+    class ProbeFiles
+      FRESH_WAIT = 0.5
+
+      def initialize(dir, clock: Clock)
+        @dir = dir
+        @clock = clock
+      end
+
+      # {pid => snapshot hash}; {} when the directory holds no file.
+      def read
+        Dir.glob(File.join(@dir, "*.json")).each_with_object({}) do |path, out|
+          data = JSON.parse(File.read(path))
+          out[data["pid"]] = data if data.is_a?(Hash) && data["pid"]
+        rescue JSON::ParserError, SystemCallError
+          next
+        end
+      end
+
+      # A reading in which every file is stamped at or after `after` (or the wait ran out).
+      def read_fresh(after)
+        deadline = @clock.now + FRESH_WAIT
+        loop do
+          files = read
+          fresh = !files.empty? && files.values.all? { |f| f["t"].to_f >= after }
+          return files if fresh || @clock.now > deadline
+
+          sleep 0.05
+        end
+      end
+
+      # {pid => {"requests", "gc_count", "gc_minor", "gc_major", "gc_time_ms", "stale"}} between two readings;
+      # a process absent from the first started during the trial (counted from zero).
+      def self.deltas(first, last, after)
+        last.to_h do |pid, now|
+          before = first[pid] || {}
+          fields = %w[requests gc_count gc_minor gc_major gc_time_ms].to_h do |k|
+            [k, now[k] && (now[k] - before.fetch(k, 0)).round(3)]
+          end
+          [pid, fields.merge("stale" => now["t"].to_f < after)]
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,187 @@
+# frozen_string_literal: true
+
+require_relative "littles_law"
+
+module Rackbench
+  module Stats
+    # What limited a trial, derived from its stored measurements (never from
+    # memory, so any old run directory gets one): a kind, a one-line reason
+    # with the numbers behind it, and the numbers themselves.
+    #
+    # The rules run in this order; the first that holds decides:
+    #   errors    worker restarts, or more than ERROR_RATE of requests failed:
+    #             throughput figures are not the server's capacity.
+    #   client    the load generator took more than CLIENT_SHARE of the machine
+    #             while the machine was saturated, or an open-loop schedule slipped.
+    #   (crowded) other processes (a shared machine) left the server less than
+    #             MIN_ROOM of one core: CPU tells nothing, so gvl, cpu and under
+    #             are not decided ("unknown" instead), and busy says so.
+    #   gvl       a process with several threads ran near one core (NEAR_CORE of
+    #             one core, or of what the machine left the server), had more
+    #             than one request in flight, and the setup has fewer processes
+    #             than cores: more processes would use the idle cores.
+    #   cpu       the server used CPU_ROOM of the CPU it could have had (cores
+    #             minus the load generator's and other processes' use, measured
+    #             from /proc/stat), and the load could fill the cores (at least
+    #             as many requests in flight as cores the client left).
+    #   upstream  on /network-io*, the upstream's delay is UPSTREAM_SHARE of the
+    #             mean latency and requests do not queue.
+    #   busy      requests queue (on average QUEUE_SHARE of the concurrency, and
+    #             at least one) or BUSY_SHARE of the worker/thread slots are busy,
+    #             while CPU is not the limit: more workers or threads would help.
+    #   under     none of the above: the load keeps fewer requests in flight than
+    #             the server can serve; throughput follows the concurrency.
+    #   unknown   the trial has no process samples (an external server), or no
+    #             queue reading to tell "busy" from "under".
+    class Verdict
+      THRESHOLDS = {
+        error_rate: 0.01,   # 1% failed requests: beyond noise (a closed-loop trial's end loses none)
+        client_share: 0.25, # the runner's warning (Runner::Measurement::CLIENT_SHARE_LIMIT): on 2 cores half a core
+        saturated: 0.9,     # machine busy share that leaves a process waiting for a core
+        near_core: 0.7,     # one core minus the noise of 10 ms CPU ticks and a shared machine
+        cpu_room: 0.8,      # of the CPU left to the server: what a CPU-bound server reaches with GC and I/O gaps
+        queue_share: 0.2,   # mean requests waiting over the concurrency: a queue that is there most of the time
+        busy_share: 0.9,    # busy slots over all slots
+        upstream_share: 0.6, # upstream delay over mean latency: most of a request's time is the upstream's
+        min_room: 50.0      # % of one core: below half a core left by others, CPU figures tell nothing
+      }.freeze
+
+      LABELS = { "errors" => "memory/errors", "client" => "load generator", "gvl" => "GVL-bound", "cpu" => "CPU-bound",
+                 "upstream" => "upstream", "busy" => "workers busy", "under" => "below capacity",
+                 "unknown" => "unknown" }.freeze
+
+      Result = Struct.new(:kind, :label, :reason, :evidence, :little, keyword_init: true) do
+        def to_h
+          { "kind" => kind, "label" => label, "reason" => reason, "evidence" => evidence, "littles_law" => little&.to_h }
+        end
+
+        def text
+          "#{label}: #{reason}"
+        end
+      end
+
+      # trial: a stored trial record; upstream_delay_s: the upstream stub's
+      # delay (default: the record's own "upstream_delay_s", stored for /network-io*).
+      def self.for(trial, upstream_delay_s: trial["upstream_delay_s"])
+        new(trial, upstream_delay_s).result
+      end
+
+      # The verdict of a cell: its trials' most common kind (ties: the first
+      # trial's), told by the first trial of that kind.
+      def self.for_cell(trials)
+        results = trials.map { |t| self.for(t) }
+        return nil if results.empty?
+
+        kind = results.map(&:kind).tally.max_by { |k, n| [n, -results.index { |r| r.kind == k }] }.first
+        results.find { |r| r.kind == kind }
+      end
+
+      def initialize(trial, upstream_delay_s)
+        @t = trial
+        @upstream = upstream_delay_s
+        @m = Measures.new(trial)
+      end
+
+      def result
+        kind, reason = decide
+        Result.new(kind: kind, label: label(kind), reason: reason, evidence: @m.evidence, little: LittlesLaw.check(@t))
+      end
+
+      private
+
+      T = THRESHOLDS
+
+      def decide
+        return ["unknown", "no process samples (#{@m.why_unsampled})"] unless @m.sampled?
+
+        errors || client || (crowded? ? nil : gvl || cpu) || upstream || busy || (crowded? ? crowded : under)
+      end
+
+      def label(kind)
+        kind == "busy" && @m.threads > 1 ? "threads busy" : LABELS.fetch(kind)
+      end
+
+      def errors
+        restarts = @m.restarts
+        return ["errors", "#{restarts} worker restart(s) during the trial (a crash, or a memory limit)"] if restarts.positive?
+        return nil unless @m.error_rate > T[:error_rate]
+
+        ["errors", "#{pct(@m.error_rate * 100)} of requests failed (#{@m.error_classes})"]
+      end
+
+      def client
+        if @t["valid"] == false
+          return ["client", "the open-loop schedule did not hold (#{@t['invalid_reason'] || 'rate not achieved'})"]
+        end
+        share = @m.client_share
+        return nil unless share && share > T[:client_share] && @m.machine_share > T[:saturated]
+
+        ["client", "the load generator used #{pct(share * 100)} of the machine while it was #{pct(@m.machine_share * 100)} busy"]
+      end
+
+      def crowded?
+        @m.room < T[:min_room]
+      end
+
+      def crowded_note
+        crowded? ? "; CPU not judged: other processes used #{pct(@m.others_pct)} of the machine" : ""
+      end
+
+      def crowded
+        ["unknown", "other processes used #{pct(@m.others_pct)} of the machine's #{@m.cores * 100}%, leaving the server " \
+                    "#{pct(@m.room)}: rerun on a quiet machine (rackbench doctor) (#{@m.queue_text})"]
+      end
+
+      def gvl
+        busiest = @m.busiest or return nil
+        near = T[:near_core] * [100.0, @m.room].min
+        return nil unless @m.threads > 1 && busiest >= near && @m.processes < @m.cores && @m.in_flight_per_process > 1
+
+        ["gvl", "#{@m.processes == 1 ? 'the one process' : 'its busiest process'} used #{pct(busiest)} of one core " \
+                "with #{fmt(@m.in_flight_per_process)} requests in flight for its #{@m.threads} threads, " \
+                "while #{fmt(@m.cores - @m.processes)} core(s) had no server process to run (#{@m.cpu_text})"]
+      end
+
+      def cpu
+        return nil unless @m.in_flight >= @m.client_free_cores && @m.server_pct >= T[:cpu_room] * @m.room
+
+        ["cpu", "the server used #{pct(@m.server_pct)} of the #{pct(@m.room)} CPU left to it (#{@m.cpu_text})"]
+      end
+
+      def upstream
+        return nil unless @upstream && @t["endpoint"].to_s.start_with?("/network-io") && @m.latency_ms&.positive?
+
+        share = @upstream * 1000 / @m.latency_ms
+        return nil unless share >= T[:upstream_share] && !@m.queueing?
+
+        ["upstream", "the upstream's #{fmt(@upstream * 1000)} ms is #{pct(share * 100)} of the mean latency " \
+                     "(#{fmt(@m.latency_ms)} ms); #{@m.queue_text}#{crowded_note}"]
+      end
+
+      def busy
+        return nil unless @m.queueing? || @m.busy_share.to_f >= T[:busy_share]
+
+        slots = @m.threads > 1 ? "threads" : "workers"
+        why = crowded? ? crowded_note : " while CPU is not the limit (#{@m.cpu_text})"
+        ["busy", "#{@m.queue_text}; #{fmt(@m.busy_slots)} of #{@m.slots} #{slots} busy#{why}"]
+      end
+
+      def under
+        return ["unknown", "no queue reading (#{@m.queue_unknown})"] unless @m.queue_known?
+
+        ["under", "#{fmt(@m.in_flight)} request(s) in flight for #{@m.slots} slots, #{@m.queue_text}; nothing saturated " \
+                  "(#{@m.cpu_text}): more load would raise throughput"]
+      end
+
+      def pct(value)
+        "#{value.round}%"
+      end
+
+      def fmt(value)
+        value.to_f.round(1).then { |v| v == v.round ? v.round.to_s : v.to_s }
+      end
+    end
+  end
+end
+
+require_relative "verdict_measures"

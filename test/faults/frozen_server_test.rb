@@ -1,0 +1,26 @@
+# frozen_string_literal: true
+
+require_relative "fault_helper"
+
+# A server frozen by SIGSTOP during a trial answers nothing meanwhile: the
+# trial must say so, not store the pause as the server's own latency.
+class FaultFrozenServerTest < Minitest::Test
+  def test_a_server_stopped_during_a_trial_is_flagged_on_the_trial
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "-s", "puma x1:2", "-e", "/pause/0.05", "-c", "2", "-d", "3", "--warmup", "0", "-o", out)
+    @rb.wait_until { @rb.descendants.any? { |e| e.comm == "wrk" && Rackbench::Sampling::ProcessTree.alive?(e) } }
+    puma = @rb.descendants.find { |e| Rackbench::Sampling::ProcessTree.cmdline(e.pid).start_with?("puma") }
+    refute_nil puma, "the server is running"
+    sleep 0.5
+    Process.kill("STOP", puma.pid)
+    sleep 1
+    Process.kill("CONT", puma.pid)
+    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
+    trial = read_trials(out).first
+    assert_equal [puma.pid], trial.dig("processes", "stopped_pids")
+    assert(trial["warnings"].any? { |w| w.include?("were stopped (SIGSTOP or a debugger) during the trial") }, trial["warnings"].inspect)
+    assert_match(/were stopped \(SIGSTOP/, File.read(File.join(out, "warnings.jsonl")))
+  ensure
+    Process.kill("CONT", puma.pid) if puma && Rackbench::Sampling::ProcessTree.alive?(puma)
+  end
+end
