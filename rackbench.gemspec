@@ -11,7 +11,9 @@ Gem::Specification.new do |spec|
   spec.authors = ["rackbench developers"]
   spec.license = "MIT"
   spec.required_ruby_version = ">= 3.1"
-  spec.files = Dir["lib/**/*", "exe/*", "README.md", "CHANGELOG.md"]
+  spec.files = Dir["lib/**/*", "apps/**/*", "exe/*", "README.md", "CHANGELOG.md"]
+               .reject { |f| f.start_with?("apps/rails/vendor/", "apps/rails/.bundle/") } # its own bundle, per machine
+               .reject { |f| f.start_with?("apps/rails/vendor/", "apps/rails/.bundle/") } # its own bundle, per machine
   spec.bindir = "exe"
   spec.executables = ["rackbench"]
   spec.require_paths = ["lib"]

@@ -30,7 +30,7 @@ require "tmpdir"
 require "rackbench/load"
 require "rackbench/process/child"
 require "rackbench/server"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/workload/arena"
 
@@ -81,7 +81,7 @@ Dir.mktmpdir("rackbench-bench") do |dir|
   closed_engine = Rackbench::Load::Wrk.new
   abort "wrk is not installed: run bin/setup" unless open_engine.version && closed_engine.version # probes reaped now
 
-  instance = Rackbench::Server::Instance.new(
+  instance = Rackbench::ProcessControl::ServerInstance.new(
     adapter: Rackbench::Server.adapter("puma"), setup: Rackbench::Setup.parse("puma x1:4"),
     app: Rackbench::Workload::Arena::CONFIG_RU, port: Rackbench::Ports.free, dir: dir,
     ready_path: Rackbench::Workload::Arena::READY_PATH

@@ -46,24 +46,22 @@ require "tmpdir"
 require "stringio"
 require "rackbench/cli"
 require "rackbench/clock"
-require "rackbench/config"
+require "rackbench/plan/config"
 require "rackbench/plan"
 require "rackbench/runner"
-require "rackbench/environment"
-require "rackbench/store/run_dir"
-require "rackbench/report/listener"
+require "rackbench/cli/measuring"
 require "rackbench/search/slo"
+require "rackbench/units"
 require "rackbench/search/tune"
 require "rackbench/search/tune/lab"
 require "rackbench/stats/welch"
-require "rackbench/process/registry"
 
 WORKLOADS = { "random" => ["/random", "3s"], "cpu" => ["/fibonacci/20", "500ms"], "io" => ["/pause/0.05", "500ms"] }.freeze
 SMALL = ARGV.delete("--small")
 kind = ARGV.fetch(0, "random")
 ENDPOINT, default_slo = WORKLOADS.fetch(kind) { abort "usage: bench/tune_vs_grid.rb [#{WORKLOADS.keys.join('|')}] [SLO] [--small]" }
 SLO_TEXT = ARGV.fetch(1, default_slo)
-SLO = Rackbench::Search::Slo.new(p99_ms: Rackbench::Search::Tune::Units.millis(SLO_TEXT), error_rate: 0.001)
+SLO = Rackbench::Search::Slo.new(p99_ms: Rackbench::Units.millis(SLO_TEXT), error_rate: 0.001)
 SPACE_ARGS = SMALL ? ["--max-workers", "2", "--puma-threads", "1,3,5"] : []
 Lab = Rackbench::Search::Tune::Lab
 Racing = Rackbench::Search::Tune::Racing
@@ -74,20 +72,19 @@ def timed
   [value, Rackbench::Clock.now - started]
 end
 
-# A Runner context on its own run directory, for the grid and the tie check.
+# A Runner context on its own run directory, for the grid and the tie check,
+# in the frame rackbench's own measuring commands run in (CLI::Measuring:
+# locked run directory, meta.json, warnings.jsonl, every child stopped).
 def with_lab(dir)
   config = Rackbench::Config.build(endpoints: [ENDPOINT], warmup: 1, cooldown: 0, quiet: true)
   plan = Rackbench::Plan.new(config)
-  store = Rackbench::Store::RunDir.create(dir)
-  store.write_meta(Rackbench::Environment.collect.merge("command" => "bench tune_vs_grid", "plan" => plan.to_h,
-                                                        "started_at" => Rackbench::Clock.wall_iso8601))
-  runner = Rackbench::Runner.new(plan: plan, store: store, engine: Rackbench::Load.engine("wrk"),
-                                 listener: Rackbench::Report::Fanout.new([]))
-  runner.with_context do |ctx|
-    yield Lab.new(context: ctx, endpoint: ENDPOINT, slo: SLO, deadline: Rackbench::Search::Tune::Deadline.new(1e9))
+  frame = Rackbench::CLI::Measuring.new(command: "bench tune_vs_grid", argv: ARGV, err: $stderr, quiet: true)
+  frame.call(out: dir, meta: { "plan" => plan.to_h, "config" => Rackbench::Config.dump(config) }) do |store, listener|
+    runner = Rackbench::Runner.new(plan: plan, store: store, engine: Rackbench::Load.engine("wrk"), listener: listener)
+    runner.with_context do |ctx|
+      yield Lab.new(context: ctx, endpoint: ENDPOINT, slo: SLO, deadline: Rackbench::Search::Tune::Deadline.new(1e9))
+    end
   end
-ensure
-  Rackbench::ProcessControl::Registry.stop_all
 end
 
 # Entry-like view of one grid setup, for Racing.overlap?

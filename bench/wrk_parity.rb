@@ -12,7 +12,7 @@ require "tmpdir"
 require "rackbench/error"
 require "rackbench/suggest"
 require "rackbench/server"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/load"
 require "rackbench/workload/arena"
@@ -25,7 +25,7 @@ connections = 16
 
 Dir.mktmpdir("rackbench-bench") do |dir|
   setup = Rackbench::Setup.parse("puma x2:4")
-  instance = Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter("puma"), setup: setup,
+  instance = Rackbench::ProcessControl::ServerInstance.new(adapter: Rackbench::Server.adapter("puma"), setup: setup,
                                              app: Rackbench::Workload::Arena::CONFIG_RU, port: Rackbench::Ports.free,
                                              dir: dir, ready_path: "/health").start
   url = instance.url("/hello")

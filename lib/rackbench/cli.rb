@@ -95,7 +95,7 @@ module Rackbench
                           "accepted: #{COMMANDS.keys.join(', ')} (rackbench --help)"
       end
       require_relative "cli/#{command}"
-      const_get(command.capitalize)
+      const_get("#{command.capitalize}Command")
     end
 
     def usage

@@ -7,6 +7,12 @@ module Rackbench
   class Error < StandardError
     # The run directory that keeps the trials completed before the error.
     attr_accessor :run_dir
+
+    # An OS error's message without Ruby's " @ rb_sysopen - path" tail, for
+    # a message that names the path itself: "No space left on device".
+    def self.reason(error)
+      error.message.sub(/ @ .*| - .*/, "")
+    end
   end
 
   # Bad input on the command line or in a plan file (exit status 2).

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "config"
+require_relative "plan/config"
 
 module Rackbench
   # What to run: setups x endpoints x load levels x repetitions, expanded into

@@ -4,7 +4,7 @@ require "socket"
 
 module Rackbench
   # A free TCP port on 127.0.0.1, chosen by the kernel (bind to port 0). The
-  # port is free when returned; Server::Instance still checks that the process
+  # port is free when returned; ProcessControl::ServerInstance still checks that the process
   # it boots is the one that ends up owning it.
   module Ports
     module_function

@@ -1,38 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "server/puma"
-require_relative "server/unicorn"
-require_relative "server/thin"
-require_relative "server/passenger"
-require_relative "server/falcon"
-require_relative "server/pitchfork"
-require_relative "server/instance"
-require_relative "server/puma_jruby"
+require_relative "server/registry"
+require_relative "process/server_instance"
 
-module Rackbench
-  # The server adapters rackbench knows, by key.
-  module Server
-    ADAPTERS = {
-      "puma" => Puma, "unicorn" => Unicorn, "thin" => Thin, "passenger" => Passenger,
-      "falcon" => Falcon, "pitchfork" => Pitchfork
-    }.freeze
-
-    module_function
-
-    # runtime "jruby": the adapter that runs the server on JRuby (Setup
-    # allows only Puma there).
-    def adapter(key, app: nil, runtime: nil)
-      return PumaJruby.new(app: app) if runtime == "jruby" && key == "puma"
-
-      klass = ADAPTERS.fetch(key) do
-        raise UsageError, "unknown server #{key.inspect}#{Suggest.did_you_mean(key, ADAPTERS.keys)}; " \
-                          "accepted: #{ADAPTERS.keys.join(', ')}"
-      end
-      klass.new(app: app)
-    end
-
-    def all(app: nil)
-      ADAPTERS.values.map { |klass| klass.new(app: app) }
-    end
-  end
-end
+# Every adapter in server/ (each registers itself; Server::ADAPTERS keeps
+# them in their stated order, whatever order the files load in).
+Dir[File.join(__dir__, "server", "*.rb")].sort.each { |file| require file }

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "did_you_mean"
+require_relative "error"
 
 module Rackbench
   # "Did you mean ...?" hints for misspelt names in messages.
@@ -19,6 +20,16 @@ module Rackbench
         found = near if near.size == 1
       end
       found.empty? ? "" : " (did you mean #{found.first.inspect}?)"
+    end
+
+    # table[name] from a table of named things (servers, engines, suites);
+    # an unknown name is a UsageError with the closest name and the accepted
+    # ones, then after (e.g. where they are listed).
+    def fetch(table, name, what, after: "")
+      table.fetch(name.to_s) do
+        raise UsageError, "unknown #{what} #{name.to_s.inspect}#{did_you_mean(name, table.keys)}; " \
+                          "accepted: #{table.keys.join(', ')}#{after}"
+      end
     end
   end
 end

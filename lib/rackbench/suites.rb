@@ -3,7 +3,7 @@
 require "etc"
 require_relative "error"
 require_relative "suggest"
-require_relative "config"
+require_relative "plan/config"
 require_relative "workload/arena"
 require_relative "suites/pavese"
 require_relative "suites/arena"
@@ -40,10 +40,7 @@ module Rackbench
     end
 
     def fetch(name)
-      ALL.fetch(name.to_s) do
-        raise UsageError, "unknown suite #{name.to_s.inspect}#{Suggest.did_you_mean(name, names)}; " \
-                          "accepted: #{names.join(', ')} (rackbench suites lists them)"
-      end
+      Suggest.fetch(ALL, name, "suite", after: " (rackbench suites lists them)")
     end
 
     def settings(name, cores: Etc.nprocessors, quick: false)

@@ -11,13 +11,13 @@ class FaultArenaParamsTest < Minitest::Test
 
   def test_bad_parameters_get_400_and_the_server_serves_on
     instance = boot
-    pid = JSON.parse(Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/server").body)["pid"]
+    pid = JSON.parse(Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/server").body)["pid"]
     %w[/fibonacci/-1 /fibonacci/99999 /pause/abc /pi/0].each do |path|
-      res = Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, path)
+      res = Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, path)
       assert_equal 400, res.status, path
       refute_empty res.body.strip, "#{path} says what is accepted"
     end
-    after = Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/server")
+    after = Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/server")
     assert_equal 200, after.status
     assert_equal pid, JSON.parse(after.body)["pid"], "same process: nothing crashed"
   ensure

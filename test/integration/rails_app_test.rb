@@ -3,9 +3,9 @@
 require "test_helper"
 require "json"
 require "rackbench/server"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/ports"
-require "rackbench/verify"
+require "rackbench/runner/verify"
 require "rackbench/workload/app"
 
 # The built-in Rails workload (--app rails): seed 000's endpoints in a minimal
@@ -47,7 +47,7 @@ class RailsAppTest < Minitest::Test
   def test_answers_as_the_arena_and_verification_checks_its_content
     app = App.resolve("rails")
     setup = Rackbench::Setup.parse("puma x1:2")
-    instance = Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter("puma", app: app), setup: setup,
+    instance = Rackbench::ProcessControl::ServerInstance.new(adapter: Rackbench::Server.adapter("puma", app: app), setup: setup,
                                                app: app.config_ru, port: Rackbench::Ports.free, dir: tmpdir,
                                                env: app.env, ready_path: "/health").start
     maps = File.read("/proc/#{instance.child.pid}/maps")
@@ -56,14 +56,14 @@ class RailsAppTest < Minitest::Test
     res = get(instance, "/fibonacci/20")
     assert_equal 200, res.status
     assert_equal 6765, JSON.parse(res.body)["value"]
-    assert_equal "rails", res.headers[Rackbench::Verify::WORKLOAD_HEADER]
+    assert_equal "rails", res.headers[Rackbench::Runner::Verify::WORKLOAD_HEADER]
     page = get(instance, "/template-render").body
     assert_equal 400, page.scan('<li class="item').size, "one partial per catalogue item"
     assert_equal 400, get(instance, "/fibonacci/x").status
     assert_equal 400, get(instance, "/pause/-1").status
     assert_equal({ "slept" => 0.01 }, JSON.parse(get(instance, "/pause/0.01").body))
 
-    verify = ->(server) { Rackbench::Verify.new(host: "127.0.0.1", port: instance.port, server: server, arena: false) }
+    verify = ->(server) { Rackbench::Runner::Verify.new(host: "127.0.0.1", port: instance.port, server: server, arena: false) }
     %w[/hello /health /fibonacci/20 /template-render /pause-and-render/0.01 /server].each { |e| verify.call("puma").call(e) }
     error = assert_raises(Rackbench::SetupFailed) { verify.call("thin").call("/server") }
     assert_match(/names "puma", but the server under test is "thin"/, error.message)
@@ -74,6 +74,6 @@ class RailsAppTest < Minitest::Test
   private
 
   def get(instance, path)
-    Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, path, timeout: 10)
+    Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, path, timeout: 10)
   end
 end

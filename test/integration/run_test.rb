@@ -60,9 +60,9 @@ class RunIntegrationTest < Minitest::Test
     squatter = TCPServer.new("127.0.0.1", 0)
     port = squatter.addr[1]
     require "rackbench/server"
-    require "rackbench/setup"
+    require "rackbench/plan/setup"
     setup = Rackbench::Setup.parse("puma x1:1")
-    instance = Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter("puma"), setup: setup,
+    instance = Rackbench::ProcessControl::ServerInstance.new(adapter: Rackbench::Server.adapter("puma"), setup: setup,
                                                app: Rackbench::Workload::Arena::CONFIG_RU, port: port, dir: tmpdir)
     e = assert_raises(Rackbench::SetupFailed) { instance.start }
     assert_match(/port #{port} on 127.0.0.1 is already in use by another process/, e.message)
@@ -100,8 +100,8 @@ end
 # "SERVER behind nginx": nginx started by rackbench as a reverse proxy.
 class NginxFrontIntegrationTest < Minitest::Test
   def test_thin_behind_nginx
-    require "rackbench/server/nginx_front"
-    require_tool!("nginx", !Rackbench::Server::NginxFront.version.nil?)
+    require "rackbench/server/front/nginx"
+    require_tool!("nginx", !Rackbench::Server::Front::Nginx.version.nil?)
     dir = File.join(tmpdir, "run")
     status, out, err = run_cli("run", "-s", "thin behind nginx", "-e", "/server", "-c", "2", "-d", "1", "--warmup", "0",
                                "-o", dir)
@@ -120,14 +120,14 @@ end
 class RuntimeIntegrationTest < Minitest::Test
   def test_yjit_runtime_reaches_the_server_processes
     require "rackbench/server"
-    require "rackbench/setup"
+    require "rackbench/plan/setup"
     require "rackbench/ports"
     %w[puma\ x2:2\ on\ yjit passenger\ x1\ on\ yjit puma\ x1:2].each do |label|
       setup = Rackbench::Setup.parse(label)
-      instance = Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter(setup.server), setup: setup,
+      instance = Rackbench::ProcessControl::ServerInstance.new(adapter: Rackbench::Server.adapter(setup.server), setup: setup,
                                                  app: Rackbench::Workload::Arena::CONFIG_RU,
                                                  port: Rackbench::Ports.free, dir: tmpdir, ready_path: "/health").start
-      info = JSON.parse(Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/server").body)
+      info = JSON.parse(Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/server").body)
       assert_equal setup.runtime == "yjit", info["yjit"], "#{label}: YJIT as the setup says"
     ensure
       instance&.stop

@@ -5,8 +5,8 @@ require "json"
 require "open3"
 require "rbconfig"
 require "rackbench/server"
-require "rackbench/server/instance"
-require "rackbench/setup"
+require "rackbench/process/server_instance"
+require "rackbench/plan/setup"
 require "rackbench/ports"
 
 # --url as users write it, against a real server this test boots (a tiny
@@ -38,7 +38,7 @@ class UrlIntegrationTest < Minitest::Test
   end
 
   def with_server(log)
-    instance = Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter("puma"), setup: Rackbench::Setup.parse("puma x1:2"),
+    instance = Rackbench::ProcessControl::ServerInstance.new(adapter: Rackbench::Server.adapter("puma"), setup: Rackbench::Setup.parse("puma x1:2"),
                                                app: app_logging_requests(log), port: Rackbench::Ports.free, dir: tmpdir)
     instance.start
     yield instance

@@ -39,15 +39,15 @@ class UserAppTest < Minitest::Test
   def test_what_the_app_sees_is_its_own_bundle_and_production
     app = bundled_app
     require "rackbench/server"
-    require "rackbench/setup"
+    require "rackbench/plan/setup"
     require "rackbench/ports"
     require "rackbench/workload/app"
     user = Rackbench::Workload::App.resolve(app)
     setup = Rackbench::Setup.parse("puma x1:1")
-    instance = Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter("puma", app: user), setup: setup,
+    instance = Rackbench::ProcessControl::ServerInstance.new(adapter: Rackbench::Server.adapter("puma", app: user), setup: setup,
                                                app: user.config_ru, port: Rackbench::Ports.free, dir: tmpdir,
                                                env: user.env).start
-    seen = JSON.parse(Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/").body)
+    seen = JSON.parse(Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/").body)
     assert_equal File.join(app, "Gemfile"), seen["gemfile"]
     refute_match(/rackbench/, seen["rubyopt"].to_s, "rackbench's RUBYOPT does not leak in")
     assert_equal "production", seen["rack_env"]

@@ -70,6 +70,17 @@ module EngineContract
     assert_includes argv, "http://127.0.0.1:9/"
   end
 
+  # The engine's registration (Load.register) says what it runs and which
+  # loop it is: the sampler counts the process named there as the client.
+  def test_contract_registration_matches_the_engine
+    registration = Rackbench::Load.registration(engine.name)
+    assert_equal registration.loop, contract_result.loop
+    return if registration.process.nil?
+
+    argv = engine.command(url: "http://127.0.0.1:9/", duration: 1, **contract_load)
+    assert_equal registration.process, File.basename(argv.first), "the sampler would miss the load generator's CPU"
+  end
+
   def test_contract_run_returns_a_result_named_after_the_engine
     assert_kind_of Rackbench::Load::Result, contract_result
     assert_equal engine.name, contract_result.engine

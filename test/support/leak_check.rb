@@ -36,7 +36,7 @@ module Rackbench
       ports = Sampling::Sockets.ports_of(found.map(&:pid))
       warn "LEAK: #{found.size} process(es) started by the suite still run#{ports.any? ? " (listening on #{ports.join(', ')})" : ''}:"
       found.each { |e| warn "  pid #{e.pid} #{Sampling::ProcessTree.cmdline(e.pid)}" }
-      found.each { |e| Process.kill("KILL", e.pid) rescue nil } # rubocop:disable Style/RescueModifier
+      found.each { |e| Process.kill("KILL", e.pid) rescue nil }
       exit 1
     end
   end

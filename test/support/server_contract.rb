@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
 require "rackbench/server"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/workload/arena"
-require "rackbench/server/http_probe"
+require "rackbench/process/http_probe"
 
 # Shared contract test for server adapters (Rack::Lint's idea applied to
 # servers): the including class defines #setup_label. Each test boots the real
@@ -26,7 +26,7 @@ module ServerContract
   end
 
   def boot
-    instance = Rackbench::Server::Instance.new(adapter: adapter, setup: rb_setup, app: Rackbench::Workload::Arena::CONFIG_RU,
+    instance = Rackbench::ProcessControl::ServerInstance.new(adapter: adapter, setup: rb_setup, app: Rackbench::Workload::Arena::CONFIG_RU,
                                                port: Rackbench::Ports.free, dir: tmpdir,
                                                ready_path: Rackbench::Workload::Arena::READY_PATH)
     instance.start
@@ -42,9 +42,34 @@ module ServerContract
     refute adapter.spawn_failed?(""), "an empty log says nothing failed"
   end
 
+  # The facts Setup, Config and tune read from the adapter class: each
+  # names a setup this server accepts, and the adapter is registered.
+  def test_states_its_facts
+    klass = adapter.class
+    assert_same klass, Rackbench::Server::ADAPTERS.fetch(rb_setup.server), "registered under its key"
+    assert_equal rb_setup.server, Rackbench::Setup.parse(klass.footprint_label).server
+    label = klass.default_label(4)
+    assert_equal rb_setup.server, Rackbench::Setup.parse(label).server if label
+    key = rb_setup.server
+    if klass.threads
+      assert_equal klass.threads, Rackbench::Setup.parse("#{key} x1").threads, "its default thread count"
+    else
+      assert_raises(Rackbench::UsageError) { Rackbench::Setup.parse("#{key} x1:2") }
+    end
+    assert_raises(Rackbench::UsageError) { Rackbench::Setup.parse("#{key} x2") } if klass.one_process?
+    assert_operator klass.in_flight_per_process, :>=, 1
+    klass.runtime_adapters.each do |runtime, other|
+      assert_equal key, other.key, "its #{runtime} adapter runs the same server"
+      assert_instance_of other, Rackbench::Server.adapter(key, runtime: runtime)
+    end
+    files = klass.deploy_files(rb_setup, "# header")
+    assert_kind_of Hash, files
+    assert_kind_of String, klass.deploy_command(rb_setup) if files.any?
+  end
+
   def test_boots_serves_finds_workers_and_stops_clean
     instance = boot
-    res = Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/server")
+    res = Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/server")
     assert_equal 200, res.status
     info = JSON.parse(res.body)
     assert_equal rb_setup.server, info["server"]

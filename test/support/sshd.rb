@@ -82,7 +82,7 @@ module Rackbench
     def stop
       return unless @pid
 
-      Process.kill("TERM", -@pid) rescue Errno::ESRCH # rubocop:disable Style/RescueModifier
+      Process.kill("TERM", -@pid) rescue Errno::ESRCH
       Process.wait(@pid)
       @pid = nil
     rescue Errno::ECHILD

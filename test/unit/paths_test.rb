@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/plan_file"
+require "rackbench/plan/file"
 require "rackbench/workload/app"
 
 # Paths behave the same given relative or absolute, from any directory:

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/plan_file"
+require "rackbench/plan/file"
 
 class PlanFileTest < Minitest::Test
   def write_plan(text)

@@ -59,7 +59,7 @@ class SloTest < Minitest::Test
 end
 
 require "rackbench/search/capacity"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 
 # A capacity level's verdict and the reason stored with it agree.
 class CapacityDecisionTest < Minitest::Test

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 
 class SetupTest < Minitest::Test
   def parse(text)

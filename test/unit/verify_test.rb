@@ -1,17 +1,17 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/verify"
+require "rackbench/runner/verify"
 
 class VerifyTest < Minitest::Test
-  Res = Rackbench::Server::HttpProbe::Response
+  Res = Rackbench::ProcessControl::HttpProbe::Response
 
   def res(body, status: 200, type: "application/json", headers: { "content-length" => body.bytesize.to_s })
     Res.new(status: status, content_type: type, body: body, headers: headers)
   end
 
   def problem(path, response, **opts)
-    Rackbench::Verify::ArenaChecks.problem(path, response, **opts)
+    Rackbench::Runner::Verify::ArenaChecks.problem(path, response, **opts)
   end
 
   def test_right_answers_pass
@@ -40,14 +40,14 @@ end
 
 # What verification says of a status that is not the page.
 class VerifyStatusTest < Minitest::Test
-  Res = Rackbench::Server::HttpProbe::Response
+  Res = Rackbench::ProcessControl::HttpProbe::Response
 
   def res(status, body: "", headers: {})
     Res.new(status: status, content_type: headers["content-type"].to_s, body: body, headers: headers, http_version: "1.1")
   end
 
   def problem(response, **opts)
-    Rackbench::Verify::Status.problem(response, **opts)
+    Rackbench::Runner::Verify::Status.problem(response, **opts)
   end
 
   def test_a_redirect_fails_naming_where_it_points_and_why

@@ -2,9 +2,7 @@
 
 require "optparse"
 require_relative "../error"
-require_relative "../report/listener"
-require_relative "../report/progress"
-require_relative "../report/warning_log"
+require_relative "options"
 
 module Rackbench
   module CLI
@@ -39,15 +37,16 @@ module Rackbench
         raise UsageError, "#{e.message} (rackbench #{command_name} --help)"
       end
 
-      # The listeners of a measuring command: warnings.jsonl always, the
-      # terminal's progress unless quiet. The store's notices (a line cut
-      # short by an earlier crash) become warnings too.
-      def run_listener(store, quiet:)
-        listener = Rackbench::Report::Fanout.new(Rackbench::Report::WarningLog.new(store),
-                                                 quiet ? [] : [Rackbench::Report::Progress.new(@err)])
-        store.notices.each { |text| listener.warning(text) }
-        store.on_notice = ->(text) { listener.warning(text) }
-        listener
+      # Parses argv in place with the declared options named by keys
+      # (CLI::Options.define: defaults, rules, required); the values, or nil
+      # when --help was shown.
+      def parse_declared(argv, banner, keys, **how)
+        values = {}
+        parser = OptionParser.new do |o|
+          o.banner = banner
+          Options.define(o, values, keys, **how)
+        end
+        parse!(parser, argv) && values
       end
 
       # Prints what reading a run directory noticed (a cut-short last line left out).
@@ -56,7 +55,7 @@ module Rackbench
       end
 
       def command_name
-        self.class.name.split("::").last.downcase
+        self.class.name.split("::").last.delete_suffix("Command").downcase
       end
     end
   end

@@ -10,7 +10,7 @@ module Rackbench
     # rackbench compare RUN_A RUN_B [--fail-if-slower PERCENT]: per cell in
     # both runs, the change in req/s, p99 and memory (when sampled), tested
     # with Welch's t-test (two-sided, alpha = 0.05) over the repetitions.
-    class Compare < Command
+    class CompareCommand < Command
       def call(argv)
         opts = options(argv) or return 0
         raise UsageError, "give two run directories: rackbench compare RUN_A RUN_B" if argv.size < 2
@@ -18,7 +18,7 @@ module Rackbench
 
         a, b = argv.map { |path| Store::RunDir.open(path) }
         compare = Stats::Compare.new(a.trials, paired(a.trials, b.trials, opts[:pairs]))
-        Rackbench::Report::Comparison.new(compare, a: run(a), b: run(b), io: @out).render
+        Report::Comparison.new(compare, a: run(a), b: run(b), io: @out).render
         print_notices(a, b)
         gate(compare, opts[:fail_if_slower], a, b)
       end

@@ -2,8 +2,8 @@
 
 require_relative "command"
 require_relative "../doctor"
-require_relative "../config"
-require_relative "remote_options"
+require_relative "../plan/config"
+require_relative "options"
 require_relative "../load/remote/settings"
 require_relative "../load/remote/doctor_checks"
 require_relative "../load/remote/ssh"
@@ -11,7 +11,7 @@ require_relative "../load/remote/ssh"
 module Rackbench
   module CLI
     # rackbench doctor [--concurrency LIST]: is this machine fit to benchmark on?
-    class Doctor < Command
+    class DoctorCommand < Command
       MARK = { ok: "ok  ", warn: "WARN", fail: "FAIL" }.freeze
 
       def call(argv)
@@ -22,10 +22,10 @@ module Rackbench
           o.on("-c", "--concurrency LIST", Array, "the levels you plan to run (checks the open-files limit)") do |v|
             levels = Config.build(concurrency: v)[:concurrency]
           end
-          RemoteOptions.define_ssh(o, remote)
+          Options.define(o, remote, %i[load_hosts ssh_key ssh_known_hosts])
         end
         return 0 unless parse!(parser, argv)
-        findings = Rackbench::Doctor.new(max_concurrency: levels.max).findings + load_hosts(remote)
+        findings = Doctor.new(max_concurrency: levels.max).findings + load_hosts(remote)
         findings.each { |f| @out.puts format("%s  %-13s %s", MARK[f.level], f.topic, f.text) }
         findings.any? { |f| f.level == :fail } ? 1 : 0
       end

@@ -2,13 +2,14 @@
 
 require_relative "../error"
 require_relative "../runtime/jruby"
-require_relative "../server/puma_jruby"
+require_relative "../server"
 
 module Rackbench
   module CLI
     # Before a run boots anything: setups "on jruby" need Java, a complete
-    # JRuby home with Puma's -java gem, and the built-in arena app (a user's
-    # bundle is MRI's: its gems were never installed for JRuby).
+    # JRuby home with their server's -java gem (the adapter each server
+    # registered for JRuby, e.g. PumaJruby), and the built-in arena app (a
+    # user's bundle is MRI's: its gems were never installed for JRuby).
     module JrubyCheck
       module_function
 
@@ -17,8 +18,10 @@ module Rackbench
         return if jruby.empty?
 
         runtime.check!
-        adapter = Server::PumaJruby.new(runtime: runtime)
-        raise UsageError, "setups \"on jruby\" cannot run: #{adapter.install_hint}" unless adapter.available?
+        jruby.map(&:server).uniq.each do |key|
+          adapter = Server::ADAPTERS.fetch(key).runtime_adapters.fetch("jruby").new(runtime: runtime)
+          raise UsageError, "setups \"on jruby\" cannot run: #{adapter.install_hint}" unless adapter.available?
+        end
         return if app.arena?
 
         raise UsageError, "setup #{jruby.first.label.inspect}: only the built-in arena app runs on JRuby here " \

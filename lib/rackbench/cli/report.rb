@@ -10,7 +10,7 @@ module Rackbench
   module CLI
     # rackbench report RUN_DIR [--format F] [--pivot P] [--output FILE]:
     # re-render a stored run from its directory alone.
-    class Report < Command
+    class ReportCommand < Command
       FORMATS = {
         "table" => nil, "html" => "html", "md" => "markdown", "markdown" => "markdown", "csv" => nil, "json" => "json_doc"
       }.freeze
@@ -64,26 +64,26 @@ module Rackbench
         case opts[:format]
         when "table"
           io = StringIO.new
-          Rackbench::Report::Table.new(store.trials, setups: store.setups, io: io).render
+          Report::Table.new(store.trials, setups: store.setups, io: io).render
           io.string
-        when "csv" then csv(Rackbench::Report::Dataset.from_store(store), opts[:pivot])
-        else reporter(FORMATS.fetch(opts[:format])).new(Rackbench::Report::Dataset.from_store(store)).render
+        when "csv" then csv(Report::Dataset.from_store(store), opts[:pivot])
+        else reporter(FORMATS.fetch(opts[:format])).new(Report::Dataset.from_store(store)).render
         end
       end
 
       def csv(dataset, pivot)
         if pivot
           require_relative "../report/csv_pivot"
-          Rackbench::Report::CsvPivot.new(dataset, by: pivot).render
+          Report::CsvPivot.new(dataset, by: pivot).render
         else
           require_relative "../report/csv_tidy"
-          Rackbench::Report::CsvTidy.new(dataset).render
+          Report::CsvTidy.new(dataset).render
         end
       end
 
       def reporter(file)
         require_relative "../report/#{file}"
-        Rackbench::Report.const_get(file.split("_").map(&:capitalize).join)
+        Report.const_get(file.split("_").map(&:capitalize).join)
       end
 
       def emit(text, output)
@@ -92,7 +92,7 @@ module Rackbench
         File.write(output, text)
         @err.puts "Wrote #{output}"
       rescue SystemCallError => e
-        raise Error, "cannot write #{output}: #{e.message.sub(/ @ .*| - .*/, '')}; choose another --output"
+        raise Error, "cannot write #{output}: #{Error.reason(e)}; choose another --output"
       end
     end
   end

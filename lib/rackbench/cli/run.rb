@@ -3,33 +3,29 @@
 require "shellwords"
 require_relative "command"
 require_relative "../redact"
-require_relative "../config"
+require_relative "../plan/config"
 require_relative "../plan"
-require_relative "../plan_file"
+require_relative "../plan/file"
 require_relative "../load"
 require_relative "../runner"
 require_relative "../workload/app"
-require_relative "../server/nginx_front"
-require_relative "../environment"
+require_relative "../server/front/nginx"
 require_relative "../store/run_dir"
-require_relative "../report/listener"
-require_relative "../report/progress"
 require_relative "../report/table"
 require_relative "../report/html"
 require_relative "../suites/findings"
-require_relative "../process/registry"
 require_relative "../process/journal"
 require_relative "../test_seam"
 require_relative "servers"
-require_relative "load_options"
+require_relative "options"
+require_relative "measuring"
 require_relative "jruby_check"
-require_relative "remote_options"
 require_relative "../load/remote/engine"
 
 module Rackbench
   module CLI
     # rackbench run [PLAN.rb] [options]
-    class Run < Command
+    class RunCommand < Command
       def call(argv)
         @argv_seen = Redact.argv(argv)
         cli = options(argv) or return 0
@@ -48,32 +44,21 @@ module Rackbench
       private
 
       def execute(plan, engine, store = nil)
-        store ||= new_store(plan.config[:out]).tap { |s| s.write_meta(meta_for(plan, engine, s)) }
-        listener = run_listener(store, quiet: plan.config[:quiet])
-        listener.run_started(store.meta)
-        Runner.new(plan: plan, store: store, engine: engine, listener: listener).call
-        Rackbench::Report::Table.new(store.trials, setups: store.setups, io: @out).render
-        Rackbench::Suites::Findings.report(store, io: @out)
-        @err.puts "Run directory: #{store.path}"
-        TestSeam.hold(:report, err: @err, env: @env)
-        @err.puts "Report: #{Rackbench::Report::Html.write(store)}"
-        failed?(store) ? 1 : 0
-      rescue Errno::ENOSPC, Errno::EDQUOT => e
-        # A full disk anywhere (a log, a record): one clear line, exit 1.
-        error = Error.new("the disk is full (#{Store.reason(e)}); free space and run again")
-        error.run_dir = store&.path if store&.trials&.any?
-        raise error
-      rescue Error, Interrupted => e
-        e.run_dir ||= store&.path if store&.trials&.any?
-        raise
-      ensure
-        ProcessControl::Registry.stop_all
-        store&.unlock
+        frame = Measuring.new(command: "run", argv: @argv_seen, err: @err, env: @env, quiet: plan.config[:quiet])
+        frame.call(out: plan.config[:out], store: store, meta: store ? {} : meta_for(plan, engine)) do |run_dir, listener|
+          listener.run_started(run_dir.meta)
+          Runner.new(plan: plan, store: run_dir, engine: engine, listener: listener).call
+          report(run_dir)
+        end
       end
 
-      def new_store(out)
-        command = ["rackbench", "run", *@argv_seen].join(" ")
-        out ? Store::RunDir.create(out, command: command) : Store::RunDir.create_default(command: command)
+      def report(store)
+        Report::Table.new(store.trials, setups: store.setups, io: @out).render
+        Suites::Findings.report(store, io: @out)
+        @err.puts "Run directory: #{store.path}"
+        TestSeam.hold(:report, err: @err, env: @env)
+        @err.puts "Report: #{Report::Html.write(store)}"
+        failed?(store) ? 1 : 0
       end
 
       # defaults < suite (--suite NAME [--quick]) < plan file < command line.
@@ -82,7 +67,7 @@ module Rackbench
         quick = cli.delete(:quick)
         raise UsageError, "--quick picks a suite's quick variant: add --suite NAME (rackbench suites lists them)" if quick && !@suite
 
-        suite = @suite && Rackbench::Suites.settings(@suite, cores: Etc.nprocessors, quick: quick)
+        suite = @suite && Suites.settings(@suite, cores: Etc.nprocessors, quick: quick)
         Config.build(suite, plan_path && PlanFile.load(plan_path), cli)
       end
 
@@ -137,21 +122,17 @@ module Rackbench
         store.setups.group_by { |s| [s["setup"], s["repetition"]] }.any? { |_, rows| rows.last["status"] == "failed" }
       end
 
+      OPTIONS = %i[suite quick setups scenario endpoints concurrency rate connections expected_latency duration warmup
+                   warmup_window warmup_tolerance warmup_max cooldown repeat engine threads timeout boot_timeout
+                   stop_timeout expect_status port app url pid out upstream_delay upstream_bytes health_path
+                   health_timeout load_hosts ssh_key ssh_known_hosts bind verify resume quiet].freeze
+
+      BANNER = "Usage: rackbench run [PLAN.rb] [options]\n\n" \
+               "With no options: a quick plan on the built-in arena app, every installed server\n" \
+               "scaled to this machine's cores. Options override the plan file.\n\n"
+
       def options(argv)
-        cli = {}
-        parser = OptionParser.new do |o|
-          o.banner = "Usage: rackbench run [PLAN.rb] [options]\n\n" \
-                     "With no options: a quick plan on the built-in arena app, every installed server\n" \
-                     "scaled to this machine's cores. Options override the plan file.\n\n"
-          o.on("--suite NAME", "a built-in suite reproducing a seed study (rackbench suites lists them)") { |v| cli[:suite] = v }
-          o.on("--quick", "with --suite: its quick variant (a few minutes on 2 cores)") { cli[:quick] = true }
-          LoadOptions.define(o, cli)
-          RemoteOptions.define(o, cli)
-          o.on("--no-verify", "skip checking each endpoint's first responses before load") { cli[:verify] = false }
-          o.on("--resume DIR", "continue an interrupted run: the trials DIR holds are skipped") { |v| cli[:resume] = Store::Target.expand(v, option: "--resume") }
-          o.on("-q", "--quiet", "no progress lines") { cli[:quiet] = true }
-        end
-        parse!(parser, argv) && cli
+        parse_declared(argv, BANNER, OPTIONS)
       end
 
       def with_default_setups(config)
@@ -189,20 +170,17 @@ module Rackbench
           where = app.bundled? ? "in your app's bundle" : "here"
           raise Error, "#{key} is not installed #{where}: #{adapter.install_hint}"
         end
-        return unless config[:setups].any?(&:front) && Server::NginxFront.version.nil?
+        return unless config[:setups].any?(&:front) && Server::Front::Nginx.version.nil?
 
         raise Error, "nginx not found (needed by \"behind nginx\" setups): run bin/setup (or apt-get install nginx-light)"
       end
 
-      def meta_for(plan, engine, store)
-        Environment.collect(env: @env).merge(
-          "run_dir" => File.expand_path(store.path), "started_at" => Clock.wall_iso8601,
-          "argv" => ["rackbench", "run", *@argv_seen], "suite" => @suite, "plan" => plan.to_h, "config" => Config.dump(plan.config),
+      def meta_for(plan, engine)
+        { "suite" => @suite, "plan" => plan.to_h, "config" => Config.dump(plan.config),
           "engine" => { "name" => engine.name, "version" => engine.version },
           "servers" => plan.setups.map(&:server).uniq.to_h { |k| [k, server_version(k, plan.config)] },
           "app" => Workload::App.resolve(plan.config[:app]).to_h,
-          "server_configs" => server_configs(plan)
-        ).merge(JrubyCheck.meta(plan.setups, runtime: Runtime::Jruby.default(@env)))
+          "server_configs" => server_configs(plan) }.merge(JrubyCheck.meta(plan.setups, runtime: Runtime::Jruby.default(@env)))
       end
 
       # Each setup's command line and generated config files as they will be

@@ -7,7 +7,7 @@ require_relative "../runtime/jruby_status"
 module Rackbench
   module CLI
     # rackbench servers: which servers can run here, with versions.
-    class Servers < Command
+    class ServersCommand < Command
       def call(argv)
         parser = OptionParser.new("Usage: rackbench servers")
         return 0 unless parse!(parser, argv)

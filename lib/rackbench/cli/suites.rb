@@ -8,7 +8,7 @@ module Rackbench
   module CLI
     # rackbench suites [NAME]: the built-in suites, one line each, or one
     # suite's description and settings on this machine's cores.
-    class Suites < Command
+    class SuitesCommand < Command
       WIDTH = 100
       def call(argv)
         parser = OptionParser.new("Usage: rackbench suites [NAME]\n\nLists the built-in suites; with NAME, " \
@@ -27,7 +27,7 @@ module Rackbench
       end
 
       def list
-        Rackbench::Suites::ALL.each do |name, suite|
+        Suites::ALL.each do |name, suite|
           @out.puts format("%-7s [%s] %s; quick ~%s, full ~%s", name, suite::SEED, suite.summary,
                            estimate(name, true), estimate(name, false))
         end
@@ -37,13 +37,13 @@ module Rackbench
       end
 
       def show(name)
-        suite = Rackbench::Suites.fetch(name)
+        suite = Suites.fetch(name)
         @out.puts "#{name}: #{suite.summary} [seed #{suite::SEED}: #{suite::TITLE}]"
         @out.puts
         suite.description(cores).split(/\n\s*\n/).each { |para| @out.puts wrap(para.split.join(" ")), "" }
         { "quick" => true, "full" => false }.each do |mode, quick|
           @out.puts "#{mode} (~#{estimate(name, quick)} here):"
-          Rackbench::Suites.settings(name, cores: cores, quick: quick).each do |key, value|
+          Suites.settings(name, cores: cores, quick: quick).each do |key, value|
             @out.puts format("  %-15s %s", key, Array(value).join(key == :setups ? " | " : ", "))
           end
         end
@@ -54,8 +54,8 @@ module Rackbench
       end
 
       def estimate(name, quick)
-        settings = Rackbench::Suites.settings(name, cores: cores, quick: quick)
-        Rackbench::Suites.duration_text(Rackbench::Suites.estimate_s(settings))
+        settings = Suites.settings(name, cores: cores, quick: quick)
+        Suites.duration_text(Suites.estimate_s(settings))
       end
     end
   end

@@ -5,6 +5,7 @@ require_relative "program"
 require_relative "result"
 require_relative "ab_output"
 require_relative "../error"
+require_relative "registry"
 
 module Rackbench
   module Load
@@ -32,27 +33,27 @@ module Rackbench
     # the argv is the same on every run. threads is ignored: ab has one.
     class Ab
       include Program
+      Load.register("ab", order: 3, process: "ab") { new }
 
       NOT_FOUND = "ab not found on PATH: run bin/setup (or apt-get install apache2-utils)"
       VERSION_LINE = /Version\s+(\d+(?:\.\d+)+)/.freeze
       CSV_NAME = "percentiles.csv"
       REQUEST_CAP = 10_000_000 # ab callocs 32 bytes per request up front; pages are touched only when used
-      PITFALLS = <<~TEXT
-        - ab (ApacheBench) is a closed loop: each of its -c connections waits for a response before
-          sending the next, so its latency hides coordinated omission.
-        - ab speaks HTTP/1.0 and opens a new connection for every request unless -k: the seed studies
-          ran it without -k and so does rackbench (keepalive: true adds -k); connection setup is then
-          part of every request and of the server's work.
-        - ab -t alone stops at 50,000 requests even if time remains; rackbench passes -n #{REQUEST_CAP}
-          after -t so the time limit governs.
-        - ab's -s timeout is not per request: a request that never completes silently holds its
-          connection until the run ends (lowering the real concurrency, counted nowhere), and only when no
-          connection at all got an answer for -s seconds does ab stop, without a report: the trial fails.
-        - ab counts a response whose length differs from the first one's as a "Length" failure; dynamic
-          pages do this all the time, so rackbench does not count them as errors.
-        - ab is one single-threaded process: on a fast endpoint one core caps what it can send; check
-          its CPU before blaming the server.
-      TEXT
+      # Pitfalls:
+      # - ab (ApacheBench) is a closed loop: each of its -c connections waits for a response before
+      #   sending the next, so its latency hides coordinated omission.
+      # - ab speaks HTTP/1.0 and opens a new connection for every request unless -k: the seed studies
+      #   ran it without -k and so does rackbench (keepalive: true adds -k); connection setup is then
+      #   part of every request and of the server's work.
+      # - ab -t alone stops at 50,000 requests even if time remains; rackbench passes -n REQUEST_CAP
+      #   after -t so the time limit governs.
+      # - ab's -s timeout is not per request: a request that never completes silently holds its
+      #   connection until the run ends (lowering the real concurrency, counted nowhere), and only when no
+      #   connection at all got an answer for -s seconds does ab stop, without a report: the trial fails.
+      # - ab counts a response whose length differs from the first one's as a "Length" failure; dynamic
+      #   pages do this all the time, so rackbench does not count them as errors.
+      # - ab is one single-threaded process: on a fast endpoint one core caps what it can send; check
+      #   its CPU before blaming the server.
 
       def initialize(binary: "ab", keepalive: false)
         @binary = binary.to_s

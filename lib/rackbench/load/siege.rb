@@ -6,6 +6,7 @@ require_relative "program"
 require_relative "result"
 require_relative "siege_output"
 require_relative "../error"
+require_relative "registry"
 
 module Rackbench
   module Load
@@ -23,7 +24,7 @@ module Rackbench
     # user's siege set-up (nor of an earlier run) leaks in; what it does not
     # set is siege's built-in default (it sends Accept-Encoding: *).
     # Pinned: keep-alive (Debian's template says close; Siege.new(keepalive:
-    # false) matches it), failures (see PITFALLS), the socket timeout, limit
+    # false) matches it), failures (see the pitfalls below), the socket timeout, limit
     # (siege hangs silently when -c exceeds it; default 255), no logging,
     # no HTML parser, JSON output.
     #
@@ -35,28 +36,30 @@ module Rackbench
     # threads is ignored: siege runs one thread per user.
     class Siege
       include Program
+      Load.register("siege", order: 4, process: "siege") { new }
+      # A new connection per request, as the JRuby post ran siege (suites/jruby.rb).
+      Load.register("siege-close", order: 5, process: "siege") { new(keepalive: false) }
 
       NOT_FOUND = "siege not found on PATH: run bin/setup (or apt-get install siege)"
       VERSION_LINE = /SIEGE\s+(\d+(?:\.\d+)+)/.freeze
       DEFAULT_FAILURES = 1024 # siege's own default
       DEFAULT_LIMIT = 255
       START_AFTER_SECOND_S = 0.01
-      PITFALLS = <<~TEXT
-        - siege -b is a closed loop: each simulated user waits for a response before sending the next,
-          so its latency hides coordinated omission.
-        - siege ends a run once it has counted 1,024 socket failures (its default "failures" setting),
-          exits 0 and says nothing: in the App Server Arena data this turned a winner into a "failure".
-          Under keep-alive siege counts one per response ended by closing (no Content-Length), 1,024 in
-          about a second, and one now and then when a server resets a kept-alive connection (12 in 13,936
-          requests to a healthy Puma here), so a long run on a healthy server can reach the limit.
-          rackbench reports such a run as failed, naming the count; raise the limit with the engine's
-          failures: option.
-        - siege reports times in 10 ms steps and no percentiles: min and max below 10 ms read 0;
-          p50-p99.9 are empty.
-        - siege 4.0.7's -t ends on a whole wall-clock second (a run can be up to 1 s short); rackbench
-          starts it just after a second turns and divides by siege's own elapsed time.
-        - siege's data transferred is body bytes in 0.01 MB steps.
-      TEXT
+      # Pitfalls:
+      # - siege -b is a closed loop: each simulated user waits for a response before sending the next,
+      #   so its latency hides coordinated omission.
+      # - siege ends a run once it has counted 1,024 socket failures (its default "failures" setting),
+      #   exits 0 and says nothing: in the App Server Arena data this turned a winner into a "failure".
+      #   Under keep-alive siege counts one per response ended by closing (no Content-Length), 1,024 in
+      #   about a second, and one now and then when a server resets a kept-alive connection (12 in 13,936
+      #   requests to a healthy Puma here), so a long run on a healthy server can reach the limit.
+      #   rackbench reports such a run as failed, naming the count; raise the limit with the engine's
+      #   failures: option.
+      # - siege reports times in 10 ms steps and no percentiles: min and max below 10 ms read 0;
+      #   p50-p99.9 are empty.
+      # - siege 4.0.7's -t ends on a whole wall-clock second (a run can be up to 1 s short); rackbench
+      #   starts it just after a second turns and divides by siege's own elapsed time.
+      # - siege's data transferred is body bytes in 0.01 MB steps.
 
       attr_reader :failures
 

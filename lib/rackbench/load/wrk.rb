@@ -5,6 +5,7 @@ require_relative "program"
 require_relative "result"
 require_relative "wrk_output"
 require_relative "../error"
+require_relative "registry"
 
 module Rackbench
   module Load
@@ -46,6 +47,7 @@ module Rackbench
     #   4 connections while printing "5 connections"): T must divide C.
     class Wrk
       include Program
+      Load.register("wrk", order: 1, process: "wrk", scenario: true) { new }
 
       SCRIPT = File.expand_path("wrk/report.lua", __dir__)
       SCENARIO_SCRIPT = File.expand_path("wrk/scenario.lua", __dir__)

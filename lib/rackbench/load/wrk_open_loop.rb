@@ -3,6 +3,7 @@
 require_relative "wrk"
 require_relative "wrk_open_output"
 require_relative "../error"
+require_relative "registry"
 
 module Rackbench
   module Load
@@ -33,6 +34,7 @@ module Rackbench
     #   pipelining): a connection busy at its planned time sends late, and
     #   the wait counts in latency.
     class WrkOpenLoop < Wrk
+      Load.register("wrk-open", order: 2, process: "wrk", loop: "open", scenario: true) { new }
       SCRIPT = File.expand_path("wrk/open_loop.lua", __dir__)
       MIN_DRAIN_S = 0.25
       # Connection rule: each connection sends every N/R seconds. N >= R x

@@ -52,7 +52,7 @@ module Rackbench
         path = File.join(dir, FILE)
         return [] unless File.file?(path)
 
-        records = File.foreach(path).filter_map { |l| JSON.parse(l) rescue nil } # rubocop:disable Style/RescueModifier
+        records = File.foreach(path).filter_map { |l| JSON.parse(l) rescue nil }
         stopped = records.select { |r| r["event"] == "stop" }.map { |r| r["pid"] }
         open = records.select { |r| r["event"] == "start" && !stopped.include?(r["pid"]) }
         owners = records.map { |r| r["owner"] }.compact.uniq.reject { |o| owner_alive?(o) }

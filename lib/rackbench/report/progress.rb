@@ -31,11 +31,15 @@ module Rackbench
         errors = r["error_total"].to_i.positive? ? "  errors #{r['error_total']}" : ""
         level = r["rate"] ? "r=#{format('%g', r['rate'])}" : "c=#{r['concurrency']}"
         invalid = r["valid"] == false ? "  INVALID: #{r['invalid_reason']}" : ""
-        health = r["health"] ? "  health max #{NumberFormat.ms(r['health']['max_ms'])}#{r['health']['failures'].positive? ? " (#{r['health']['failures']} failed)" : ''}" : ""
+        health = r["health"] ? "  health max #{NumberFormat.ms(r['health']['max_ms'])}#{health_failures(r['health'])}" : ""
         @io.puts format("  [%d/%d] %-16s %-22s %-6s %10s req/s  mean %s  p99 %s (%s-loop)%s%s%s",
                         index, total, r["setup"], r["endpoint"], level, NumberFormat.rps(r["rps"]),
                         NumberFormat.ms(r.dig("latency_ms", "mean")), NumberFormat.ms(r.dig("latency_ms", "p99")),
                         r["loop"], errors, health, invalid)
+      end
+
+      def health_failures(health)
+        health["failures"].positive? ? " (#{health['failures']} failed)" : ""
       end
 
       def setup_failed(record)

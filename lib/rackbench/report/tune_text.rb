@@ -87,7 +87,7 @@ module Rackbench
       # What limited the recommended setup at the highest load it was measured at
       # (Stats::Verdict of that trial in the tune directory's trials.jsonl).
       def limit
-        trials = File.foreach(File.join(@dir, "trials.jsonl")).filter_map { |l| JSON.parse(l) rescue nil } # rubocop:disable Style/RescueModifier
+        trials = File.foreach(File.join(@dir, "trials.jsonl")).filter_map { |l| JSON.parse(l) rescue nil }
         top = trials.select { |t| t["setup"] == @rec["setup"] && t["concurrency"] }.max_by { |t| [t["concurrency"], t["rate"].to_f] }
         @io.puts "  what limits it at c=#{top['concurrency']}: #{Stats::Verdict.for(top).text}" if top
       rescue SystemCallError

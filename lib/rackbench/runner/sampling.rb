@@ -3,15 +3,16 @@
 require_relative "../sampling/sampler"
 require_relative "../sampling/process_tree"
 require_relative "../process/registry"
+require_relative "../load"
 
 module Rackbench
   class Runner
     # Which processes a trial samples, by role: the server's master and
     # workers (re-discovered by the sampler, as workers restart), nginx in
     # front as "proxy", and the load generator as "client" (the live
-    # children rackbench started from a load tool's binary).
+    # children rackbench started from a load engine's program, as each
+    # engine registers it: Load.processes).
     module Sampling
-      LOAD_TOOLS = %w[wrk ab siege].freeze
 
       module_function
 
@@ -32,7 +33,7 @@ module Rackbench
       end
 
       def client_pids
-        ProcessControl::Registry.live.select { |c| LOAD_TOOLS.include?(File.basename(c.argv.first)) }.map(&:pid)
+        ProcessControl::Registry.live.select { |c| Load.processes.include?(File.basename(c.argv.first)) }.map(&:pid)
       end
     end
   end

@@ -5,11 +5,10 @@ require_relative "../clock"
 require_relative "../error"
 require_relative "../ports"
 require_relative "../server"
-require_relative "../server/nginx_front"
-require_relative "../verify"
+require_relative "../server/front/nginx"
+require_relative "verify"
 require_relative "../workload/arena"
 require_relative "measurement"
-require_relative "../workload/arena/probe"
 require "fileutils"
 require_relative "steady_warmup"
 
@@ -88,7 +87,7 @@ module Rackbench
 
         deadline = Clock.now + @config[:timeout] + @config[:duration]
         port = (@front || @instance).port
-        until Server::HttpProbe.get(bind, port, ready_path, timeout: [deadline - Clock.now, 0.5].max)
+        until ProcessControl::HttpProbe.get(bind, port, ready_path, timeout: [deadline - Clock.now, 0.5].max)
           if Clock.now > deadline
             return @ctx.listener.warning("#{@setup.label}: still busy with queued requests after the trial; " \
                                          "the next trial may wait behind them (raise --timeout)")
@@ -147,12 +146,12 @@ module Rackbench
       end
 
       def boot_front
-        front = Server::NginxFront.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir,
-                                       host: bind)
+        front = Server::Front::Nginx.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir,
+                                         host: bind)
         @front = front
         front.start
         @ctx.store.append_setup("setup" => @setup.label, "repetition" => @rep, "status" => "ok", "front" => "nginx",
-                                "version" => Server::NginxFront.version, "port" => front.port,
+                                "version" => Server::Front::Nginx.version, "port" => front.port,
                                 "config" => front.config, "at" => Clock.wall_iso8601)
         front
       end
@@ -168,11 +167,13 @@ module Rackbench
 
       def boot
         started = Clock.now
-        instance = Server::Instance.new(adapter: Server.adapter(@setup.server, app: @ctx.app, runtime: @setup.runtime), setup: @setup,
-                                        app: @ctx.app.config_ru, port: (@setup.front ? nil : @config[:port]) || Ports.free,
-                                        dir: server_dir, env: @ctx.env.merge(@ctx.app.env, probe_env),
-                                        ready_path: ready_path, boot_timeout: @config[:boot_timeout],
-                                        stop_timeout: @config[:stop_timeout], host: @setup.front ? "127.0.0.1" : bind)
+        adapter = Server.adapter(@setup.server, app: @ctx.app, runtime: @setup.runtime)
+        instance = ProcessControl::ServerInstance.new(adapter: adapter, setup: @setup, app: @ctx.app.config_ru,
+                                                      port: (@setup.front ? nil : @config[:port]) || Ports.free,
+                                                      dir: server_dir, env: @ctx.env.merge(@ctx.app.env, probe_env),
+                                                      ready_path: ready_path, boot_timeout: @config[:boot_timeout],
+                                                      stop_timeout: @config[:stop_timeout],
+                                                      host: @setup.front ? "127.0.0.1" : bind)
         @instance = instance
         instance.start
         @ctx.store.append_setup(setup_record(instance, boot_s: Clock.now - started))
@@ -255,7 +256,7 @@ module Rackbench
 
         dir = Diagnostics.probe_dir(server_dir)
         FileUtils.mkdir_p(dir)
-        { Workload::Arena::Probe::ENV_KEY => dir }
+        { Workload::Arena::PROBE_DIR_VAR => dir }
       end
 
       def url_of(endpoint)

@@ -47,7 +47,7 @@ module Rackbench
 
       def stop
         @stopping = true
-        @threads&.each { |t| t.wakeup rescue nil } # rubocop:disable Style/RescueModifier
+        @threads&.each { |t| t.wakeup rescue nil }
         @threads&.each(&:join)
         @machine.stop
         self

@@ -82,7 +82,7 @@ module Rackbench
         @wake = ConditionVariable.new
       end
 
-      # Roles of a booted Server::Instance: the same processes as
+      # Roles of a booted ProcessControl::ServerInstance: the same processes as
       # Instance#processes, found by walking children from its roots.
       def self.roles_for(instance)
         lambda do

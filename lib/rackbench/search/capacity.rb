@@ -54,6 +54,28 @@ module Rackbench
         end
       end
 
+      # A level is decided by one verdict that is not marginal, by two that
+      # agree, or by the majority of three: a 1-1 split is measured a third
+      # time rather than called either way.
+      def self.decided?(verdicts)
+        case verdicts.size
+        when 0 then false
+        when 1 then !verdicts.first.marginal
+        when 2 then verdicts.map(&:pass).uniq.size == 1
+        else true
+        end
+      end
+
+      # [pass, reason]: the majority's verdict, with the reason of the last
+      # measurement that agrees with it (and the count when there were more).
+      def self.decision(verdicts)
+        pass = verdicts.count(&:pass) * 2 > verdicts.size
+        reason = verdicts.reverse.find { |v| v.pass == pass }&.reason || verdicts.last.reason
+        return [pass, reason] if verdicts.size == 1
+
+        [pass, "#{verdicts.count { |v| v.pass == pass }} of #{verdicts.size} measurements #{pass ? 'passed' : 'failed'}: #{reason}"]
+      end
+
       private
 
       def closed_knee(session, setup, endpoint)
@@ -121,28 +143,6 @@ module Rackbench
         @ctx.store.append_capacity(detail.reject { |k, _| k == "record" }.merge("type" => "level", "setup" => trial.setup.label,
                                                                                 "endpoint" => trial.endpoint))
         [pass, detail]
-      end
-
-      # A level is decided by one verdict that is not marginal, by two that
-      # agree, or by the majority of three: a 1-1 split is measured a third
-      # time rather than called either way.
-      def self.decided?(verdicts)
-        case verdicts.size
-        when 0 then false
-        when 1 then !verdicts.first.marginal
-        when 2 then verdicts.map(&:pass).uniq.size == 1
-        else true
-        end
-      end
-
-      # [pass, reason]: the majority's verdict, with the reason of the last
-      # measurement that agrees with it (and the count when there were more).
-      def self.decision(verdicts)
-        pass = verdicts.count(&:pass) * 2 > verdicts.size
-        reason = verdicts.reverse.find { |v| v.pass == pass }&.reason || verdicts.last.reason
-        return [pass, reason] if verdicts.size == 1
-
-        [pass, "#{verdicts.count { |v| v.pass == pass }} of #{verdicts.size} measurements #{pass ? 'passed' : 'failed'}: #{reason}"]
       end
 
       def summarize(kind, result)

@@ -20,23 +20,6 @@ module Rackbench
 
       attr_reader :p99_ms, :error_rate, :health
 
-      # The objective as written on a command line: "300ms", "0.5s" or "500"
-      # (milliseconds) -> milliseconds.
-      def self.parse_p99(text, flag: "--slo-p99")
-        m = text.to_s.strip.match(/\A(\d+(?:\.\d+)?)\s*(ms|s)?\z/)
-        raise UsageError, "#{flag} #{text.inspect}: write 500ms, 0.5s or 500" unless m && m[1].to_f.positive?
-
-        m[2] == "s" ? m[1].to_f * 1000 : m[1].to_f
-      end
-
-      # The error budget as written: "0.1" or "0.1%" -> 0.1 (percent).
-      def self.parse_error_percent(text)
-        value = Float(text.to_s.delete_suffix("%"), exception: false)
-        raise UsageError, "--max-errors #{text.inspect}: write a percentage such as 0.1" unless value&.between?(0, 100)
-
-        value
-      end
-
       def initialize(p99_ms: 500.0, error_rate: 0.001, health: false)
         @p99_ms = p99_ms
         @error_rate = error_rate
@@ -65,7 +48,7 @@ module Rackbench
         return "invalid trial: #{record['invalid_reason']}" if record["valid"] == false
         return "p99 #{fmt(p99)} over #{fmt(@p99_ms)}" if p99 > @p99_ms
 
-        rate = error_rate(record)
+        rate = measured_error_rate(record)
         return "errors #{format('%.2f', rate * 100)}% over #{format('%g', @error_rate * 100)}%" if rate > @error_rate
         return nil unless @health && record.dig("health", "failures").to_i.positive?
 
@@ -75,7 +58,7 @@ module Rackbench
       # Each failed request counted once (Runner::Errors.error_rate, stored
       # in the record); a record stored before that field existed: failures
       # over requests plus the failures that got no response.
-      def error_rate(record)
+      def measured_error_rate(record)
         return record["error_rate"] if record["error_rate"]
 
         Runner::Errors.error_rate(record["error_total"].to_i, record["requests"].to_i, record["errors"] || {})

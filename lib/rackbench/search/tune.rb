@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../error"
-require_relative "tune/units"
+require_relative "../units"
 require_relative "tune/candidates"
 require_relative "tune/entry"
 require_relative "tune/racing"
@@ -94,17 +94,9 @@ module Rackbench
       def round1
         todo = @entries.select { |e| e.probes.empty? }.sort_by { |e| [-e.setup.capacity, -e.setup.workers] }
         @lab.expect(todo.size)
-        todo.each_with_index do |e, i|
-          if @deadline.allows?(@lab.probe_cost + reserve(after: 1))
-            o = @lab.probe(e.setup)
-            e.add(o.records, into: e.probes)
-            e.drop!(1, o.failure) if o.failure
-            stop!("time budget") && e.drop!(1, "not probed: the time budget ran out") if o.stopped
-          else
-            stop!("time budget")
-            e.drop!(1, "not probed: the time budget ran out")
-          end
-          progress(1, "#{setups(todo.size - i - 1)} left to probe", leader_by(:probe_rps))
+        todo.each_with_index do |entry, done|
+          probe(entry)
+          progress(1, "#{setups(todo.size - done - 1)} left to probe", leader_by(:probe_rps))
         end
         over_budget!
         decisions = Racing.halve(alive.select { |e| e.probes.any? }, band: band)
@@ -115,6 +107,19 @@ module Rackbench
                                 "ties within the noise band kept (#{Racing.pct(band.reference)} at the footprint probes' count of responses, " \
                                 "wider for probes that counted fewer)")
         progress(1, "kept #{alive.size} of #{@entries.size}", leader_by(:probe_rps), done: true)
+      end
+
+      # One round-1 probe, unless the time budget has run out (before or during it).
+      def probe(entry)
+        outcome = @deadline.allows?(@lab.probe_cost + reserve(after: 1)) ? @lab.probe(entry.setup) : nil
+        if outcome
+          entry.add(outcome.records, into: entry.probes)
+          entry.drop!(1, outcome.failure) if outcome.failure
+        end
+        return unless outcome.nil? || outcome.stopped
+
+        stop!("time budget")
+        entry.drop!(1, "not probed: the time budget ran out")
       end
 
       def over_budget!
@@ -167,12 +172,13 @@ module Rackbench
 
       def search_knee(entry)
         @lab.expect(KNEE_LEVELS)
-        o = @lab.knee(entry.setup, guess: entry.probe_rps, expected_latency: expected_latency(entry), max_levels: KNEE_LEVELS)
-        entry.add(o.records)
-        entry.knee = o.knee
-        stop!("time budget") if o.stopped
-        entry.drop!(2, o.failure) if o.failure
-        o.knee&.fetch("levels", [])&.each do |level|
+        outcome = @lab.knee(entry.setup, guess: entry.probe_rps, expected_latency: expected_latency(entry),
+                                         max_levels: KNEE_LEVELS)
+        entry.add(outcome.records)
+        entry.knee = outcome.knee
+        stop!("time budget") if outcome.stopped
+        entry.drop!(2, outcome.failure) if outcome.failure
+        outcome.knee&.fetch("levels", [])&.each do |level|
           @journal.log(level.merge("type" => "level", "round" => 2, "setup" => entry.label))
         end
       end

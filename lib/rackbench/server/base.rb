@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "rbconfig"
+require_relative "registry"
 
 module Rackbench
   module Server
@@ -21,10 +22,49 @@ module Rackbench
     #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
     #   expected_workers(setup) how many worker processes a booted setup has
     #
-    # Adapters only describe a server; Server::Instance boots and stops it.
+    # and states its facts once, as class methods (read by Setup, Config,
+    # tune's Candidates, Lab and ConfigWriter):
+    #
+    #   threads                 default threads per process; nil: one per process ("xW:T" refused)
+    #   one_process?            runs exactly one process ("xW" refused)
+    #   default_label(cores)    its setup in a default run; nil: opt-in only
+    #   footprint_label         the setup tune boots to measure its memory
+    #   in_flight_per_process   requests a tune probe keeps in flight per thread of a process
+    #   deploy_files(setup, comment)  {relative path => text}: a config file for a deployment
+    #   deploy_command(setup)   how to start it with that file
+    #   runtime_adapters        {"jruby" => PumaJruby}: the adapter that runs it on another
+    #                           runtime (registered from that adapter's file); none: "on RUNTIME" refused
+    #
+    # Adapters only describe a server; ProcessControl::ServerInstance boots and stops it.
     # Built with the app under test: a user's app with a Gemfile runs the
     # server through `bundle exec` inside that app's own bundle.
     class Base
+      class << self
+        attr_reader :order
+
+        # Adds the adapter to Server::ADAPTERS; order: where it is listed.
+        def register(order:)
+          @order = order
+          Server.register(self)
+        end
+
+        def key = self::KEY
+        def threads = nil
+        def one_process? = false
+        def default_label(_cores) = nil
+        def footprint_label = "#{key} x2"
+        def in_flight_per_process = 1
+        def deploy_files(_setup, _comment) = {}
+        def deploy_command(_setup) = nil
+        def runtime_adapters = (@runtime_adapters ||= {})
+
+        # An adapter that runs another adapter's server on another runtime
+        # (PumaJruby: Puma "on jruby") registers itself under that runtime.
+        def register_runtime(runtime, of:)
+          of.runtime_adapters[runtime] = self
+        end
+      end
+
       def initialize(app: nil)
         @app = app
       end
@@ -45,7 +85,7 @@ module Rackbench
         return @app.locked_version(gem_name) if @app&.bundled?
 
         Gem::Specification.find_by_name(gem_name).version.to_s
-      rescue Gem::MissingSpecError, Gem::LoadError
+      rescue Gem::LoadError # Gem::MissingSpecError too
         nil
       end
 

@@ -20,6 +20,13 @@ module Rackbench
     class Falcon < Base
       KEY = "falcon"
       GRACE = 10
+      register order: 5
+
+      # Many requests per process on fibers: a tune probe keeps this many in
+      # flight per process (Puma's largest thread count).
+      def self.in_flight_per_process = 16
+      # No config file (Falcon's is a Ruby DSL of services): the command line says it all.
+      def self.deploy_command(setup) = "bundle exec falcon serve --count #{setup.workers} --bind http://0.0.0.0:3000"
 
       def graceful_signal
         "INT"

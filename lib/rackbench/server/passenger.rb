@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "json"
 require_relative "base"
 
 module Rackbench
@@ -20,6 +21,21 @@ module Rackbench
     class Passenger < Base
       KEY = "passenger"
       BINARY = File.executable?("/usr/bin/passenger") ? "/usr/bin/passenger" : "passenger"
+      register order: 4
+
+      def self.default_label(cores) = "passenger x#{cores}"
+      def self.deploy_command(_setup) = "passenger start   (reads Passengerfile.json)"
+
+      # JSON has no comments: the evidence is in recommendation.json beside it.
+      def self.deploy_files(setup, _comment)
+        json = JSON.pretty_generate(
+          "environment" => "production", "port" => 3000, "engine" => "builtin",
+          "min_instances" => setup.workers, "max_pool_size" => setup.workers,
+          "spawn_method" => setup.preload ? "smart" : "direct",
+          "disable_security_update_check" => true, "disable_anonymous_telemetry" => true
+        )
+        { "Passengerfile.json" => "#{json}\n" }
+      end
 
       def initialize(app: nil, binary: BINARY)
         super(app: app)

@@ -24,6 +24,24 @@ module Rackbench
       KEY = "puma"
       CONTROL_TOKEN_VAR = "RACKBENCH_PUMA_CONTROL_TOKEN"
       STATS_FROM = "5.0" # worker_check_interval
+      register order: 1
+
+      def self.threads = 5
+      def self.default_label(cores) = "puma x#{cores}:5"
+      def self.footprint_label = "puma x2:1"
+      def self.deploy_command(_setup) = "bundle exec puma -C config/puma.rb"
+
+      # config/puma.rb: workers, threads min = max, preload_app!, bind.
+      def self.deploy_files(setup, comment)
+        cluster = setup.workers > 1
+        lines = [comment, ""]
+        lines << (cluster ? "workers #{setup.workers}" : "# single mode (one process): no workers, nothing to preload")
+        lines << "threads #{setup.threads}, #{setup.threads}"
+        lines << "preload_app!" if cluster && setup.preload
+        lines << 'bind "tcp://0.0.0.0:#{ENV.fetch("PORT", "3000")}"' # rubocop:disable Lint/InterpolationCheck -- Ruby for the file
+        lines << 'environment ENV.fetch("RACK_ENV", "production")'
+        { "config/puma.rb" => "#{lines.join("\n")}\n" }
+      end
 
       def env(setup)
         stats? ? super.merge(CONTROL_TOKEN_VAR => control_token) : super

@@ -12,6 +12,9 @@ module Rackbench
     # (::ffff:127.0.0.1), found in /proc/net/tcp6 by Sampling::Sockets.
     # Puma's -java gem and rack come from JRuby's own GEM_HOME.
     class PumaJruby < Puma
+      register_runtime "jruby", of: Puma
+
+      def self.one_process? = true # JRuby cannot fork: no cluster mode
       def initialize(app: nil, runtime: Runtime::Jruby.default)
         super(app: app)
         @runtime = runtime

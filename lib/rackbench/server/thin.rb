@@ -9,6 +9,24 @@ module Rackbench
     # Thin handles signals on a one-second timer, so a stop takes ~1 s.
     class Thin < Base
       KEY = "thin"
+      register order: 3
+
+      def self.one_process? = true
+      def self.default_label(_cores) = "thin"
+      def self.footprint_label = "thin"
+      def self.deploy_command(_setup) = "bundle exec thin -C config/thin.yml start"
+
+      def self.deploy_files(_setup, comment)
+        { "config/thin.yml" => <<~YAML }
+          #{comment}
+
+          servers: 1
+          address: 0.0.0.0
+          port: 3000
+          environment: production
+          rackup: config.ru
+        YAML
+      end
 
       def graceful_signal
         "QUIT"

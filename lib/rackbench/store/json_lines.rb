@@ -42,7 +42,7 @@ module Rackbench
         records = lines.each_with_index.map { |line, i| record(line, i + 1) }
         records + last_line(cut_short, lines.size + 1, notice)
       rescue SystemCallError => e
-        raise Error, "cannot read #{@file}: #{Store.reason(e)}"
+        raise Error, "cannot read #{@file}: #{Error.reason(e)}"
       end
 
       def append(records, &notice)
@@ -52,7 +52,7 @@ module Rackbench
           write_or_truncate(f, text, size)
         end
       rescue SystemCallError => e
-        raise Error, "cannot append to #{@file}: #{Store.reason(e)}; free space (or fix permissions) and run again"
+        raise Error, "cannot append to #{@file}: #{Error.reason(e)}; free space (or fix permissions) and run again"
       end
 
       private
@@ -103,14 +103,9 @@ module Rackbench
         written += file.syswrite(text.byteslice(written..)) while written < text.bytesize
         file.fsync
       rescue SystemCallError
-        file.truncate(size) rescue nil # rubocop:disable Style/RescueModifier
+        file.truncate(size) rescue nil
         raise
       end
-    end
-
-    # An OS error's message without Ruby's " @ rb_sysopen - path" tail.
-    def self.reason(error)
-      error.message.sub(/ @ .*| - .*/, "")
     end
   end
 end

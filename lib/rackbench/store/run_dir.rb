@@ -54,7 +54,7 @@ module Rackbench
         File.delete(probe)
         new(path).tap { |store| store.lock!(command, fresh: true) }
       rescue SystemCallError => e
-        raise Error, "cannot write the run directory #{path}: #{e.message.sub(/ @ .*| - .*/, '')}; " \
+        raise Error, "cannot write the run directory #{path}: #{Error.reason(e)}; " \
                      "choose another with --out DIR"
       end
 
@@ -78,7 +78,7 @@ module Rackbench
         end
         raise Error, "cannot create a new run directory under #{parent}; choose one with --out DIR"
       rescue SystemCallError => e
-        raise Error, "cannot write the run directory under #{parent}: #{e.message.sub(/ @ .*| - .*/, '')}; " \
+        raise Error, "cannot write the run directory under #{parent}: #{Error.reason(e)}; " \
                      "choose another with --out DIR"
       end
 
@@ -137,7 +137,7 @@ module Rackbench
       rescue JSON::ParserError
         raise Error, "#{file} is cut short or not JSON; the run directory is damaged: run again with another --out"
       rescue SystemCallError => e
-        raise Error, "cannot read #{file}: #{Store.reason(e)}"
+        raise Error, "cannot read #{file}: #{Error.reason(e)}"
       end
 
       def append_trial(record)
@@ -222,7 +222,7 @@ module Rackbench
         File.rename(tmp, target)
         target
       rescue SystemCallError => e
-        raise Error, "cannot write #{target}: #{Store.reason(e)}; free space or choose another --out"
+        raise Error, "cannot write #{target}: #{Error.reason(e)}; free space or choose another --out"
       ensure # a full disk or a signal leaves no half-written file behind
         File.delete(tmp) if tmp && File.exist?(tmp)
       end

@@ -7,7 +7,7 @@ module Rackbench
   module Workload
     # The app under test: the built-in arena, or the user's own (--app PATH,
     # a config.ru or a directory holding one, e.g. a Rails root). The names
-    # "arena" and "rails" are the built-in apps (rails_app/: seed 000's
+    # "arena" and "rails" are the built-in apps (apps/rails: seed 000's
     # endpoints in a minimal Rails app with its own bundle); write ./rails
     # for a directory of that name.
     #
@@ -17,7 +17,7 @@ module Rackbench
     # SECRET_KEY_BASE is generated when none is set.
     class App
       LEAKY = /\A(BUNDLE_|BUNDLER_|RUBYOPT\z|RUBYLIB\z|GEM_HOME\z|GEM_PATH\z)/.freeze
-      RAILS_APP = File.expand_path("rails_app", __dir__)
+      RAILS_APP = File.join(APPS_DIR, "rails")
 
       attr_reader :config_ru, :root, :gemfile
 

@@ -2,10 +2,17 @@
 
 module Rackbench
   module Workload
-    # The built-in benchmark app (see arena/config.ru for its endpoints).
+    # The built-in apps live outside lib/, in the gem's apps/ directory:
+    # real Rack (and Rails) apps that servers load, not rackbench's code.
+    APPS_DIR = File.expand_path("../../../apps", __dir__)
+
+    # The built-in benchmark app (see apps/arena/config.ru for its endpoints).
     module Arena
-      CONFIG_RU = File.expand_path("arena/config.ru", __dir__)
+      CONFIG_RU = File.join(APPS_DIR, "arena", "config.ru")
       READY_PATH = "/health"
+      # The directory the arena's in-process probe writes to (apps/arena/probe.rb
+      # reads the same variable): requests and GC per worker, never set for a user's app.
+      PROBE_DIR_VAR = "RACKBENCH_PROBE_DIR"
       # Endpoints that keep a core busy; the runner cools down after their levels.
       CPU_HEAVY = %r{\A/(fibonacci|template-render|pi|pause-and-render|network-io-and-render|random)\b}.freeze
       UPSTREAM = %r{\A/network-io}.freeze

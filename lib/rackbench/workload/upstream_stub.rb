@@ -4,7 +4,7 @@ require "rbconfig"
 require_relative "../process/child"
 require_relative "../ports"
 require_relative "../clock"
-require_relative "../server/http_probe"
+require_relative "../process/http_probe"
 
 module Rackbench
   module Workload

@@ -5,18 +5,18 @@ require "rackbench/load/wrk"
 require "rackbench/load/ab"
 require "rackbench/load/siege"
 require "rackbench/server"
-require "rackbench/server/instance"
-require "rackbench/setup"
+require "rackbench/process/server_instance"
+require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/workload/arena"
 require_relative "../../support/engine_contract"
 
 # Real load engines against a real server: the arena app under "puma x1:4"
-# on 127.0.0.1 (a free port), booted by Server::Instance and stopped in
+# on 127.0.0.1 (a free port), booted by ProcessControl::ServerInstance and stopped in
 # ensure. Each run lasts 1-2 s with a 5 s timeout.
 module ArenaServer
   def with_arena
-    instance = Rackbench::Server::Instance.new(
+    instance = Rackbench::ProcessControl::ServerInstance.new(
       adapter: Rackbench::Server.adapter("puma"), setup: Rackbench::Setup.parse("puma x1:4"),
       app: Rackbench::Workload::Arena::CONFIG_RU, port: Rackbench::Ports.free, dir: tmpdir,
       ready_path: Rackbench::Workload::Arena::READY_PATH

@@ -3,11 +3,11 @@
 require "test_helper"
 require "rackbench/load"
 require "rackbench/server"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/clock"
 require "rackbench/workload/arena"
-require "rackbench/workload/staller"
+require "support/staller"
 
 # The proof that open-loop latency sees a stall that closed-loop timing hides.
 #
@@ -42,7 +42,7 @@ class OpenLoopStallTest < Minitest::Test
 
   def setup
     require_tool!("wrk", Rackbench::Load::Wrk.new.available?)
-    @instance = Rackbench::Server::Instance.new(
+    @instance = Rackbench::ProcessControl::ServerInstance.new(
       adapter: Rackbench::Server.adapter("puma"), setup: Rackbench::Setup.parse("puma x1:4"),
       app: Rackbench::Workload::Arena::CONFIG_RU, port: Rackbench::Ports.free, dir: tmpdir,
       ready_path: Rackbench::Workload::Arena::READY_PATH

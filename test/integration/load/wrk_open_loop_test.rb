@@ -3,7 +3,7 @@
 require "test_helper"
 require "rackbench/load"
 require "rackbench/server"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/workload/arena"
 require_relative "../../support/engine_contract"
@@ -35,7 +35,7 @@ class WrkOpenLoopIntegrationTest < Minitest::Test
   end
 
   def around_contract_run
-    instance = Rackbench::Server::Instance.new(
+    instance = Rackbench::ProcessControl::ServerInstance.new(
       adapter: Rackbench::Server.adapter("puma"), setup: Rackbench::Setup.parse("puma x1:4"),
       app: Rackbench::Workload::Arena::CONFIG_RU, port: Rackbench::Ports.free, dir: tmpdir,
       ready_path: Rackbench::Workload::Arena::READY_PATH

@@ -3,10 +3,10 @@
 require "test_helper"
 require "rbconfig"
 require "rackbench/server"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/workload/arena"
-require "rackbench/server/http_probe"
+require "rackbench/process/http_probe"
 require "rackbench/process/child"
 require "rackbench/sampling/sampler"
 
@@ -17,7 +17,7 @@ class SamplerIntegrationTest < Minitest::Test
 
   def boot(label)
     setup = Rackbench::Setup.parse(label)
-    Rackbench::Server::Instance.new(adapter: Rackbench::Server.adapter(setup.server), setup: setup,
+    Rackbench::ProcessControl::ServerInstance.new(adapter: Rackbench::Server.adapter(setup.server), setup: setup,
                                     app: Rackbench::Workload::Arena::CONFIG_RU, port: Rackbench::Ports.free,
                                     dir: tmpdir, ready_path: Rackbench::Workload::Arena::READY_PATH).start
   end
@@ -26,7 +26,7 @@ class SamplerIntegrationTest < Minitest::Test
     instance = boot("puma x2:3")
     sampler = Sampler.new(roles: Sampler.roles_for(instance)).start
     5.times do
-      assert_equal 200, Rackbench::Server::HttpProbe.get("127.0.0.1", instance.port, "/template-render").status
+      assert_equal 200, Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/template-render").status
     end
     sleep 0.5
     summary = sampler.stop

@@ -153,7 +153,7 @@ class SiegeEngineTest < Minitest::Test
   end
 
   def test_run_raises_at_the_failures_limit_and_on_a_non_zero_exit
-    with_script("cat '#{FIXTURES}/reset_failures_10.txt'") do |siege, dir|
+    with_script("cat '#{FIXTURES}/reset_failures_10.txt'") do |_siege, dir|
       strict = instant(Siege.new(binary: siege_path(dir), failures: 10))
       error = assert_raises(Rackbench::Error) { run_siege(strict, dir) }
       assert_match(/gave up after 11 socket failures/, error.message)

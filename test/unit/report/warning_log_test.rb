@@ -2,15 +2,14 @@
 
 require "test_helper"
 require "json"
-require "rackbench/cli/command"
+require "rackbench/cli/measuring"
 require "rackbench/store/run_dir"
 
 class WarningLogTest < Minitest::Test
   def test_warnings_and_store_notices_reach_warnings_jsonl_and_the_terminal
     store = Rackbench::Store::RunDir.create(File.join(tmpdir, "run"))
     err = StringIO.new
-    command = Rackbench::CLI::Command.new(out: StringIO.new, err: err, env: {})
-    listener = command.send(:run_listener, store, quiet: false)
+    listener = Rackbench::CLI::Measuring.listener(store, err: err, quiet: false)
     listener.warning("puma x2:5: warm-up of http://x/ failed (boom); measuring anyway")
     File.write(File.join(store.path, "trials.jsonl"), "{\"set", mode: "a")
     store.append_trial("key" => "k", "setup" => "puma", "endpoint" => "/")
@@ -25,7 +24,7 @@ class WarningLogTest < Minitest::Test
   def test_quiet_still_stores_warnings
     store = Rackbench::Store::RunDir.create(File.join(tmpdir, "run"))
     err = StringIO.new
-    Rackbench::CLI::Command.new(out: StringIO.new, err: err, env: {}).send(:run_listener, store, quiet: true).warning("w")
+    Rackbench::CLI::Measuring.listener(store, err: err, quiet: true).warning("w")
     assert_equal ["w"], store.warnings.map { |w| w["text"] }
     assert_empty err.string
   end

@@ -2,12 +2,12 @@
 
 require "test_helper"
 require "rackbench/runner/errors"
-require "rackbench/verify"
+require "rackbench/runner/verify"
 require "rackbench/load/result"
 require "rackbench/search/slo"
 
 class RunnerErrorsTest < Minitest::Test
-  Outcome = Rackbench::Verify::Outcome
+  Outcome = Rackbench::Runner::Verify::Outcome
   ERRS = { "connect" => 0, "read" => 120, "write" => 0, "timeout" => 2, "status" => 3 }.freeze
 
   def test_read_errors_of_close_delimited_responses_are_artifacts

@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "fileutils"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/runtime/jruby"
 require "rackbench/server"
 

@@ -5,7 +5,8 @@ require "json"
 require "rackbench/sampling/balance"
 require "rackbench/sampling/probe_files"
 require "rackbench/sampling/trial_summary"
-require "rackbench/workload/arena/probe"
+require "rackbench/workload/arena"
+require_relative "../../../apps/arena/probe"
 
 # Who did the work: per-worker CPU from process samples, requests and GC from
 # the arena's probe files, and the probe itself.
@@ -43,7 +44,9 @@ class BalanceTest < Minitest::Test
 
   def test_probe_writes_per_process_files_that_give_deltas
     Dir.mktmpdir do |dir|
-      app = Rackbench::Workload::Arena::Probe.wrap(->(_env) { [200, {}, ["ok"]] }, { "RACKBENCH_PROBE_DIR" => dir })
+      # The variable rackbench sets (lib) is the one the app's probe reads (apps/arena).
+      assert_equal Rackbench::Workload::Arena::PROBE_DIR_VAR, Rackbench::Workload::Arena::Probe::ENV_KEY
+      app = Rackbench::Workload::Arena::Probe.wrap(->(_env) { [200, {}, ["ok"]] }, { Rackbench::Workload::Arena::PROBE_DIR_VAR => dir })
       3.times { app.call({}) }
       files = Rackbench::Sampling::ProbeFiles.new(dir)
       first = files.read_fresh(Process.clock_gettime(Process::CLOCK_MONOTONIC))

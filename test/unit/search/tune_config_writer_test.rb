@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "json"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/search/tune/config_writer"
 
 class TuneConfigWriterTest < Minitest::Test

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 require "rackbench/search/slo"
 require "rackbench/search/tune/entry"
 require "rackbench/search/tune/racing"

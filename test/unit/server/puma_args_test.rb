@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "rackbench/server/puma"
-require "rackbench/setup"
+require "rackbench/plan/setup"
 
 # Puma's command line follows the version in the app's lock file.
 class PumaArgsTest < Minitest::Test

@@ -8,7 +8,11 @@ class VerdictTest < Minitest::Test
   def trial(c: 16, workers: 2, threads: 1, rps: 40.0, mean: 380.0, server: 5.0, client: 1.0, machine: nil,
             busiest: 2.5, waiting: 14.0, busy_threads: nil, backlog: nil, **extra)
     queues = { "accept" => { "mean" => waiting - backlog.to_f, "max" => waiting.ceil }, "waiting_mean" => waiting,
-               "server" => busy_threads ? { "kind" => "puma", "busy_threads" => { "mean" => busy_threads }, "backlog" => { "mean" => backlog.to_f } } : { "unknown" => "no stats" } }
+               "server" => if busy_threads
+                             { "kind" => "puma", "busy_threads" => { "mean" => busy_threads }, "backlog" => { "mean" => backlog.to_f } }
+                           else
+                             { "unknown" => "no stats" }
+                           end }
     { "setup" => "s", "endpoint" => "/x", "loop" => "closed", "concurrency" => c, "workers" => workers, "threads" => threads,
       "rps" => rps, "latency_ms" => { "mean" => mean }, "error_rate" => 0.0, "processes" => { "worker_restarts" => 0 },
       "cpu" => { "server_pct" => server, "client_pct" => client, "cores" => 2, "client_machine_share" => client / 200.0 },

@@ -50,7 +50,7 @@ class SuiteRegistryTest < Minitest::Test
     require "rackbench/cli/run"
     plan = File.join(tmpdir, "plan.rb")
     File.write(plan, "duration 5\nsetup \"puma x1:2\"\n")
-    run = Rackbench::CLI::Run.new(out: StringIO.new, err: StringIO.new, env: {})
+    run = Rackbench::CLI::RunCommand.new(out: StringIO.new, err: StringIO.new, env: {})
     suite_only = run.send(:layered_config, { suite: "pavese", quick: true }, nil)
     assert_equal 2.0, suite_only[:duration]
     assert_equal 0.2, suite_only[:upstream_delay]

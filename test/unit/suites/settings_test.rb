@@ -3,8 +3,9 @@
 require "test_helper"
 require "minitest/mock"
 require "rackbench/suites"
-require "rackbench/config"
-require "rackbench/workload/arena/app"
+require "rackbench/plan/config"
+require "rackbench/workload/arena"
+require_relative "../../../apps/arena/app"
 
 # Every suite's settings at 2 and 4 cores, quick and full: they build into a
 # valid configuration, name arena endpoints that exist with valid parameters,

@@ -10,7 +10,7 @@ require_relative "../../../lib/rackbench/workload/arena"
 # The arena app through its real config.ru, wrapped in Rack::Lint so every
 # response is also checked against the Rack 3 SPEC.
 class ArenaTest < Minitest::Test
-  CONFIG_RU = File.expand_path("../../../lib/rackbench/workload/arena/config.ru", __dir__)
+  CONFIG_RU = File.expand_path("../../../apps/arena/config.ru", __dir__)
   APP = Rack::Lint.new(Rack::Builder.parse_file(CONFIG_RU))
   Arena = Rackbench::Workload::Arena
   ITEM = /<li class="item[ "]/

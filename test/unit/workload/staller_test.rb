@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/workload/staller"
+require "support/staller"
 require "rackbench/process/child"
 require "rackbench/sampling/process_tree"
 require "rackbench/clock"

@@ -59,9 +59,16 @@ module Rackbench
           rows = [["Load loop", loops.join("; ")], ["Repetitions per cell", min == max ? min : "#{min}–#{max}"],
                   ["Point shown", "median of the repetitions"], ["Interval", @data.ci_method],
                   ["Comparisons (rackbench compare)", Stats::Welch::METHOD],
-                  ["Duration / warm-up per trial", [plan["duration_s"], plan["warmup_s"]].map { |v| v.nil? ? "?" : (v.is_a?(Numeric) ? "#{v} s" : v.to_s) }.join(" / ")],
+                  ["Duration / warm-up per trial", [plan["duration_s"], plan["warmup_s"]].map { |v| seconds_or_word(v) }.join(" / ")],
                   ["Load engine", [@data.meta.dig("engine", "name"), @data.meta.dig("engine", "version")].compact.join(" ")]]
           definition_list(rows)
+        end
+
+        # 2 -> "2 s"; a warm-up "steady" stays a word; unknown -> "?".
+        def seconds_or_word(value)
+          return "?" if value.nil?
+
+          value.is_a?(Numeric) ? "#{value} s" : value.to_s
         end
 
         def environment

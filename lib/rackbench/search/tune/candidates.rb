@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "../../setup"
-require_relative "units"
+require_relative "../../plan/setup"
+require_relative "../../server"
+require_relative "../../units"
 
 module Rackbench
   module Search
@@ -43,12 +44,7 @@ module Rackbench
 
         # The setup booted to measure a server's memory.
         def footprint_setup(server)
-          label = case server
-                  when "puma" then "puma x2:1"
-                  when "thin" then "thin"
-                  else "#{server} x2"
-                  end
-          Setup.parse(label)
+          Setup.parse(Server.adapter_class(server).footprint_label)
         end
 
         # footprints: {server => Footprint}. Returns [candidates, limits].
@@ -66,7 +62,7 @@ module Rackbench
           server = footprint.server
           measured = footprint.per_worker_mb&.positive?
           fit = measured ? ((budget_mb - footprint.master_mb.to_f) / footprint.per_worker_mb).floor : nil
-          cap, reason = if Setup::SERVERS.fetch(server)[:single_process]
+          cap, reason = if one_process?(server)
                           [1, "#{server} runs one process"]
                         elsif max_workers
                           [max_workers, "--max-workers #{max_workers}"]
@@ -89,12 +85,16 @@ module Rackbench
         end
 
         def setups(server, max_workers, puma_threads)
-          return [Setup.parse(server)] if Setup::SERVERS.fetch(server)[:single_process]
+          return [Setup.parse(server)] if one_process?(server)
 
           workers = worker_counts(max_workers)
-          return workers.map { |w| Setup.parse("#{server} x#{w}") } unless Setup::SERVERS.fetch(server)[:threads]
+          return workers.map { |w| Setup.parse("#{server} x#{w}") } unless Server.adapter_class(server).threads
 
           workers.product(puma_threads).map { |w, t| Setup.parse("#{server} x#{w}:#{t}") }
+        end
+
+        def one_process?(server)
+          Server.adapter_class(server).one_process?
         end
 
         WORKER_LADDER = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256].freeze
@@ -108,7 +108,7 @@ module Rackbench
         # single mode, x1, is one process: about the master plus a worker).
         def estimate(fp, setup)
           return nil unless fp.per_worker_mb
-          return fp.master_mb + fp.per_worker_mb if Setup::SERVERS.fetch(setup.server)[:single_process]
+          return fp.master_mb + fp.per_worker_mb if one_process?(setup.server)
 
           fp.master_mb + fp.per_worker_mb * setup.workers
         end

@@ -45,7 +45,7 @@ module Rackbench
             @store.write_atomically(name, text)
           end
         rescue SystemCallError => e
-          raise Error, "cannot write the config file into #{@store.path}: #{e.message.sub(/ @ .*| - .*/, '')}"
+          raise Error, "cannot write the config file into #{@store.path}: #{Error.reason(e)}"
         end
 
         # notice: called with a line saying a cut-short last line was left out.

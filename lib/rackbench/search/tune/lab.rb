@@ -6,6 +6,7 @@ require_relative "../../clock"
 require_relative "../../plan"
 require_relative "../../load"
 require_relative "../../runner/session"
+require_relative "../../server"
 require_relative "../../stats/summary"
 
 module Rackbench
@@ -35,9 +36,6 @@ module Rackbench
         MIN_REQUESTS = 100      # at least this many planned sends per open-loop level
         KNEE_START = 0.8        # first level: 80% of the warm-up's saturated throughput (highest: Racing::KNEE_CEILING x)
         MAX_CONCURRENCY = 1024
-        # Falcon serves many requests per process on fibers: its closed-loop
-        # probes keep this many in flight per process (Puma's largest thread count).
-        FIBERS = 16
         STEP_OVERHEAD = 0.4     # seconds around each measurement (sampler, store, process start)
         DRAIN = Load::WrkOpenLoop::MIN_DRAIN_S
         MAX_DRAIN = 1.2 # wrk-open runs ceil(window + 0.25 s) whole seconds: a drain of at most just under 1.25 s
@@ -157,7 +155,7 @@ module Rackbench
         end
 
         def probe_concurrency(setup)
-          (2 * setup.capacity * (setup.server == "falcon" ? FIBERS : 1)).clamp(1, MAX_CONCURRENCY)
+          (2 * setup.capacity * Server.adapter_class(setup.server).in_flight_per_process).clamp(1, MAX_CONCURRENCY)
         end
 
         # Whole seconds of wrk an open-loop run at rate needs to plan at least

@@ -32,7 +32,7 @@ module Rackbench
           @noise << [cv, Stats::Summary.of(records.map { |r| r["requests"] }).median]
           total = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_total_mb") }).median
           per = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_per_worker_mb") }).median
-          per = total if Setup::SERVERS.fetch(server)[:single_process]
+          per = total if Candidates.one_process?(server)
           master = total && per ? [total - setup.workers * per, 0.0].max : nil
           fp = Candidates::Footprint.new(server: server, per_worker_mb: per, master_mb: master)
           @journal.log("type" => "footprint", "server" => server, "setup" => setup.label, "per_worker_mb" => per&.round(2),
@@ -54,7 +54,10 @@ module Rackbench
           end
           @journal.log("type" => "space", "candidates" => @entries.map(&:label), "limits" => limits.map { |l| l.to_h.transform_keys(&:to_s) },
                        "budget_mb" => @budget_mb, "cores" => @cores, "noise_band" => band.reference.round(4))
-          raise Error, "no setup fits in the memory budget of #{Units.mib(@budget_mb)}: #{limits.map(&:note).join('; ')}; raise --memory-budget" if @entries.empty?
+          if @entries.empty?
+            raise Error, "no setup fits in the memory budget of #{Units.mib(@budget_mb)}: #{limits.map(&:note).join('; ')}; " \
+                         "raise --memory-budget"
+          end
 
           @say.call("space: #{setups(@entries.size)} (#{@entries.group_by { |e| e.setup.server }.map { |s, es| "#{s} #{es.size}" }.join(', ')}); " \
                     "probe noise band #{Racing.pct(band.reference)} (at #{@noise.map(&:last).compact.map(&:round).join('/')} responses a probe; " \

@@ -2,7 +2,7 @@
 
 require_relative "racing"
 require_relative "pareto"
-require_relative "units"
+require_relative "../../units"
 require_relative "../../stats/welch"
 
 module Rackbench
@@ -151,7 +151,8 @@ module Rackbench
             return "#{@runner.label} does not hold the SLO at #{Racing.rps(@rate)} req/s (#{cr['failures'].first})"
           end
 
-          lower = @winner.knee_rps && @runner.knee_rps && !Racing.overlap?(@winner, @runner) ? "its knee is lower (#{Racing.rps(@runner.knee_rps)} req/s); " : ""
+          lower_knee = @winner.knee_rps && @runner.knee_rps && !Racing.overlap?(@winner, @runner)
+          lower = lower_knee ? "its knee is lower (#{Racing.rps(@runner.knee_rps)} req/s); " : ""
           "#{@runner.label}: #{lower}#{metric_clauses}"
         end
 

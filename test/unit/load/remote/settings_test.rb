@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/config"
+require "rackbench/plan/config"
 require "rackbench/load/remote/shares"
 require "rackbench/load/wrk"
 

@@ -1,13 +1,15 @@
 # frozen_string_literal: true
 
-require_relative "error"
+require_relative "../error"
+require_relative "../server"
 
 module Rackbench
-  # What a setup "... on jruby" may say (Setup.parse asks): Puma in one
-  # process, optionally with a heap limit written as the JVM flag "-Xmx512m".
+  # What a setup "... on jruby" may say (Setup.parse asks): a server whose
+  # adapter registered a JRuby adapter (Server::Base.register_runtime; Puma),
+  # in one process when that adapter runs one, optionally with a heap limit
+  # written as the JVM flag "-Xmx512m".
   module JrubySetup
     HEAP = /\A-Xmx(\d+[kmg]?)\z/i.freeze
-    SERVERS = %w[puma].freeze
 
     module_function
 
@@ -29,17 +31,19 @@ module Rackbench
 
         return
       end
-      unless SERVERS.include?(server)
+      adapter = Server::ADAPTERS.fetch(server).runtime_adapters["jruby"]
+      example = "#{Server.on_runtime('jruby').first} x1:16 on jruby"
+      unless adapter
         raise UsageError, "setup #{text.inspect}: #{server} does not run on JRuby here (it forks workers or needs a C " \
-                          "extension, and JRuby has neither fork nor MRI's C API); on jruby write \"puma x1:16 on jruby\""
+                          "extension, and JRuby has neither fork nor MRI's C API); on jruby write \"#{example}\""
       end
-      if workers != 1
-        raise UsageError, "setup #{text.inspect}: Puma's cluster mode forks workers, and JRuby cannot fork; " \
-                          "write \"puma x1:THREADS on jruby\" (one JVM, its threads run in parallel without a GVL)"
+      if adapter.one_process? && workers != 1
+        raise UsageError, "setup #{text.inspect}: #{server.capitalize}'s cluster mode forks workers, and JRuby cannot fork; " \
+                          "write \"#{server} x1:THREADS on jruby\" (one JVM, its threads run in parallel without a GVL)"
       end
       return unless front
 
-      raise UsageError, "setup #{text.inspect}: \"behind nginx\" is not offered on jruby; write \"puma x1:16 on jruby\""
+      raise UsageError, "setup #{text.inspect}: \"behind nginx\" is not offered on jruby; write \"#{example}\""
     end
   end
 end

@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/search/tune/units"
+require "rackbench/units"
 
-class TuneUnitsTest < Minitest::Test
-  Units = Rackbench::Search::Tune::Units
+class UnitsTest < Minitest::Test
+  Units = Rackbench::Units
 
   def test_memory_in_binary_units_whatever_the_spelling
     assert_equal 2048.0, Units.mebibytes("2GiB")
@@ -41,5 +41,19 @@ class TuneUnitsTest < Minitest::Test
     assert_equal [1, 3, 5], Units.counts("5,1,3,3", flag: "--puma-threads")
     e = assert_raises(Rackbench::UsageError) { Units.counts("1,x", flag: "--puma-threads") }
     assert_match(/--puma-threads "1,x": write whole numbers from 1 to 1024/, e.message)
+  end
+
+  # A bare number is in the caller's unit: seconds for a budget, ms for a p99.
+  def test_bare_numbers_take_the_callers_unit
+    assert_equal 500.0, Units.millis("500")
+    assert_equal 120.0, Units.seconds("120")
+    assert_raises(Rackbench::UsageError) { Units.millis("0") }
+  end
+
+  def test_percent
+    assert_equal 0.1, Units.percent("0.1%")
+    assert_equal 5.0, Units.percent("5")
+    e = assert_raises(Rackbench::UsageError) { Units.percent("101") }
+    assert_equal '--max-errors "101": write a percentage such as 0.1', e.message
   end
 end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "error"
+require_relative "../error"
 
 module Rackbench
   # A weighted mix of paths loaded together as one workload:

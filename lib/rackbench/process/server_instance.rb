@@ -7,10 +7,10 @@ require_relative "../sampling/sockets"
 require_relative "../clock"
 require_relative "../error"
 require_relative "http_probe"
-require_relative "error_line"
+require_relative "../server/error_line"
 
 module Rackbench
-  module Server
+  module ProcessControl
     # One booted server: spawn -> ready -> workers found -> stop.
     #
     # Ready means all three: the process is alive, an HTTP request to
@@ -20,7 +20,7 @@ module Rackbench
     # the listening socket on the port belongs to this server's process tree
     # (so another program holding the port can never be mistaken for the
     # server under test). Deadlines use the monotonic clock.
-    class Instance
+    class ServerInstance
       attr_reader :setup, :adapter, :port, :dir, :child, :argv, :files
 
       # host: the address the server listens on (--bind).
@@ -90,7 +90,7 @@ module Rackbench
       end
 
       def log_tail(lines = 15)
-        ErrorLine.tail(log_path, lines)
+        Server::ErrorLine.tail(log_path, lines)
       end
 
       private
@@ -123,14 +123,14 @@ module Rackbench
       # The server's log says it will start no worker (Passenger: "Could not
       # spawn process"), so waiting out the boot timeout would gain nothing.
       def gave_up?
-        @adapter.spawn_failed?(ErrorLine.tail_text(log_path))
+        @adapter.spawn_failed?(Server::ErrorLine.tail_text(log_path))
       end
 
       # Workers that never came up are usually an app that fails to load in
       # them (Passenger answers its own error page meanwhile): quote the log.
       def workers_why(found)
-        line = ErrorLine.first(ErrorLine.tail(log_path))
-        return "" unless found.zero? && line&.match?(ErrorLine::ERROR)
+        line = Server::ErrorLine.first(Server::ErrorLine.tail(log_path))
+        return "" unless found.zero? && line&.match?(Server::ErrorLine::ERROR)
 
         " (the app did not start in them: #{line}; make it boot with its own setup first)"
       end
@@ -143,7 +143,7 @@ module Rackbench
         tail = log_tail
         return port_taken if tail.match?(/address already in use|EADDRINUSE/i)
 
-        line = ErrorLine.first(ErrorLine.tail(log_path)) || "(empty log)"
+        line = Server::ErrorLine.first(Server::ErrorLine.tail(log_path)) || "(empty log)"
         failed("exited during boot (#{@child.exit_summary}): #{line}")
       end
 

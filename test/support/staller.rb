@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "../sampling/process_tree"
-require_relative "../clock"
-require_relative "../error"
+require "rackbench/sampling/process_tree"
+require "rackbench/clock"
+require "rackbench/error"
 
 module Rackbench
   module Workload

@@ -2,13 +2,14 @@
 
 require "etc"
 require "uri"
-require_relative "error"
-require_relative "redact"
+require_relative "../error"
+require_relative "../redact"
 require_relative "setup"
-require_relative "suggest"
+require_relative "../suggest"
 require_relative "scenario"
-require_relative "workload/arena"
-require_relative "load/remote/settings"
+require_relative "../workload/arena"
+require_relative "../load"
+require_relative "../load/remote/settings"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -56,7 +57,6 @@ module Rackbench
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
     NUMBERS = %i[duration warmup warmup_window warmup_tolerance warmup_max cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
                  health_timeout].freeze
-    OPEN_LOOP_ENGINES = %w[wrk-open].freeze
     COUNTS = %i[repeat upstream_bytes].freeze
     MAX_CONCURRENCY = 10_000
 
@@ -90,10 +90,10 @@ module Rackbench
       raise UsageError, "setup #{twice.inspect} is given twice; give it once and use --repeat N for repetitions"
     end
 
-    def default_setups(cores = Etc.nprocessors, installed: %w[puma unicorn thin passenger])
-      all = { "puma" => "puma x#{cores}:5", "unicorn" => "unicorn x#{cores}", "thin" => "thin",
-              "passenger" => "passenger x#{cores}" }
-      all.values_at(*installed.select { |k| all.key?(k) })
+    # Each server's own default setup for this many cores (Server::Base.default_label;
+    # opt-in servers have none), for the installed ones.
+    def default_setups(cores = Etc.nprocessors, installed: Server.keys)
+      Server::ADAPTERS.slice(*installed).values.filter_map { |klass| klass.default_label(cores) }
     end
 
     def validate(cfg)
@@ -149,21 +149,20 @@ module Rackbench
       raise UsageError, "#{flag(key)} must be a number of #{unit} >= #{min} (got #{value.inspect})"
     end
 
-    SCENARIO_ENGINES = %w[wrk wrk-open].freeze
-
     def check_scenario(cfg)
       return if cfg[:scenario].nil?
 
       Scenario.parse(cfg[:scenario])
       raise UsageError, "give --endpoint or --scenario, not both" if cfg[:endpoints].any?
-      return if SCENARIO_ENGINES.include?(cfg[:engine])
+      return if Load.scenario?(cfg[:engine])
 
-      raise UsageError, "--scenario needs --engine wrk or wrk-open (#{cfg[:engine]} loads one URL)"
+      raise UsageError, "--scenario needs --engine #{Load.names.select { |n| Load.scenario?(n) }.join(' or ')} " \
+                        "(#{cfg[:engine]} loads one URL)"
     end
 
     # --rate needs an open-loop engine, and an open-loop engine needs --rate.
     def check_loop(cfg)
-      open = OPEN_LOOP_ENGINES.include?(cfg[:engine])
+      open = Load.open_loop?(cfg[:engine])
       return if open == cfg[:rate].any?
 
       raise UsageError, "--engine #{cfg[:engine]} is closed-loop and takes --concurrency, not --rate" unless open

@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
-require_relative "error"
-require_relative "suggest"
+require_relative "../error"
+require_relative "../suggest"
+require_relative "../server"
 require_relative "jruby_setup"
 
 module Rackbench
@@ -33,16 +34,6 @@ module Rackbench
   end
 
   class Setup
-    # What each server accepts. threads: nil means the server is single-threaded
-    # per process; fixed_workers: the server runs exactly one process.
-    SERVERS = {
-      "puma" => { default_workers: 1, default_threads: 5, threads: true },
-      "unicorn" => { default_workers: 1, default_threads: 1, threads: false },
-      "thin" => { default_workers: 1, default_threads: 1, threads: false, single_process: true },
-      "passenger" => { default_workers: 1, default_threads: 1, threads: false },
-      "falcon" => { default_workers: 1, default_threads: 1, threads: false },
-      "pitchfork" => { default_workers: 1, default_threads: 1, threads: false }
-    }.freeze
     MAX_WORKERS = 256
     MAX_THREADS = 1024
     FORMAT = '"SERVER [xWORKERS[:THREADS]] [nopreload] [behind nginx]", e.g. "puma x2:5", "unicorn x4", ' \
@@ -53,9 +44,11 @@ module Rackbench
       raise UsageError, "empty setup name; write #{FORMAT}" if words.empty?
 
       server = words.shift.downcase
-      spec = SERVERS[server] || raise(UsageError, unknown_server(server, text))
-      workers = spec[:default_workers]
-      threads = spec[:default_threads]
+      # What the server accepts, from its adapter: threads nil means one
+      # thread per process; one_process? means exactly one process.
+      spec = Server::ADAPTERS[server] || raise(UsageError, unknown_server(server, text))
+      workers = 1
+      threads = spec.threads || 1
       preload = true
       front = nil
       runtime = "mri"
@@ -95,21 +88,21 @@ module Rackbench
     end
 
     def self.unknown_server(server, text)
-      hint = Suggest.did_you_mean(server, SERVERS.keys)
-      "unknown server #{server.inspect} in setup #{text.inspect}#{hint}; accepted servers: #{SERVERS.keys.join(', ')}"
+      hint = Suggest.did_you_mean(server, Server.keys)
+      "unknown server #{server.inspect} in setup #{text.inspect}#{hint}; accepted servers: #{Server.keys.join(', ')}"
     end
 
     def self.check_counts!(text, server, spec, workers, threads)
       if workers < 1 || workers > MAX_WORKERS
         raise UsageError, "setup #{text.inspect}: workers must be 1..#{MAX_WORKERS} (got #{workers}); " \
-                          "for one process write \"#{server} x1#{spec[:threads] ? ':5' : ''}\""
+                          "for one process write \"#{server} x1#{spec.threads ? ':5' : ''}\""
       end
-      if spec[:single_process] && workers != 1
+      if spec.one_process? && workers != 1
         raise UsageError, "setup #{text.inspect}: #{server} runs one process; write \"#{server}\" and add setups for more"
       end
       return if threads.nil?
 
-      unless spec[:threads]
+      unless spec.threads
         raise UsageError, "setup #{text.inspect}: #{server} is single-threaded per process; write \"#{server} x#{workers}\""
       end
       return if threads.between?(1, MAX_THREADS)

@@ -3,7 +3,7 @@
 require "net/http"
 
 module Rackbench
-  module Server
+  module ProcessControl
     # One small HTTP GET with short timeouts, for readiness and verification.
     #
     # Sent as the load generators send theirs: HTTP/1.1 with no Connection

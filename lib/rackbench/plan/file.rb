@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
-require_relative "error"
-require_relative "suggest"
+require_relative "../error"
+require_relative "../suggest"
 require_relative "config"
-require_relative "store/target"
-require_relative "workload/app"
+require_relative "../store/target"
+require_relative "../workload/app"
 
 module Rackbench
   # A plan file: a small Ruby DSL, trusted like a Gemfile (it is Ruby and runs
@@ -27,7 +27,7 @@ module Rackbench
       settings = new(path).tap { |dsl| dsl.instance_eval(text, path, 1) }.settings
       relative_to_plan(settings, File.dirname(File.expand_path(path)))
     rescue Errno::ENOENT, Errno::EACCES, Errno::EISDIR => e
-      raise UsageError, "cannot read plan file #{path}: #{e.message.sub(/ @ .*| - .*/, '')}"
+      raise UsageError, "cannot read plan file #{path}: #{Error.reason(e)}"
     rescue SyntaxError => e
       line = e.message[/:(\d+):/, 1]
       raise UsageError, "plan file #{path}#{line ? ":#{line}" : ''} has a Ruby syntax error: " \

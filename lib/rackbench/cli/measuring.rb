@@ -1,0 +1,85 @@
+# frozen_string_literal: true
+
+require_relative "../error"
+require_relative "../redact"
+require_relative "../clock"
+require_relative "../environment"
+require_relative "../store/run_dir"
+require_relative "../report/listener"
+require_relative "../report/progress"
+require_relative "../report/warning_log"
+require_relative "../process/registry"
+
+module Rackbench
+  module CLI
+    # The frame every measuring command runs in (run, capacity, tune, and
+    # bench/tune_vs_grid.rb), so they agree on it:
+    #
+    # - the run directory: --out or rackbench-runs/PREFIX<timestamp>, created
+    #   and locked against a second writer;
+    # - meta.json: the environment, the command and its argv (a password in
+    #   a URL masked, Redact), the run directory and the start time, plus
+    #   what the command adds;
+    # - the listeners: warnings.jsonl always (the store's notices too), the
+    #   terminal's progress unless quiet;
+    # - whatever happens: every child stopped, the lock released; an error
+    #   names the run directory when it holds trials (CLI#kept says how to go
+    #   on); a full disk is one line.
+    class Measuring
+      attr_reader :store
+
+      def initialize(command:, argv:, err:, env: ENV, quiet: false)
+        @command = command
+        @argv = ["rackbench", *command.split, *Redact.argv(argv)] # a password in --url stored nowhere
+        @err = err
+        @env = env
+        @quiet = quiet
+      end
+
+      # The listeners of a measuring command: warnings.jsonl always, the
+      # terminal's progress unless quiet. The store's notices (a line cut
+      # short by an earlier crash) become warnings too.
+      def self.listener(store, err:, quiet:)
+        listener = Report::Fanout.new(Report::WarningLog.new(store), quiet ? [] : [Report::Progress.new(err)])
+        store.notices.each { |text| listener.warning(text) }
+        store.on_notice = ->(text) { listener.warning(text) }
+        listener
+      end
+
+      # Yields (store, listener) and returns what the block returns. store:
+      # a run directory already open and locked (run --resume); otherwise
+      # one is created under out (nil: the default) with meta.json.
+      def call(out: nil, prefix: "", meta: {}, store: nil)
+        @store = store || create(out, prefix)
+        @store.write_meta(meta_for(meta)) unless store
+        yield @store, Measuring.listener(@store, err: @err, quiet: @quiet)
+      rescue Errno::ENOSPC, Errno::EDQUOT => e
+        # A full disk anywhere (a log, a record): one clear line, exit 1.
+        raise kept(Error.new("the disk is full (#{Error.reason(e)}); free space and run again"))
+      rescue Error, Interrupted => e
+        raise kept(e)
+      ensure
+        ProcessControl::Registry.stop_all
+        @store&.unlock
+      end
+
+      private
+
+      def create(out, prefix)
+        line = @argv.join(" ")
+        out ? Store::RunDir.create(out, command: line) : Store::RunDir.create_default(prefix, command: line)
+      end
+
+      def meta_for(extra)
+        Environment.collect(env: @env).merge("command" => @command, "argv" => @argv,
+                                             "run_dir" => File.expand_path(@store.path),
+                                             "started_at" => Clock.wall_iso8601).merge(extra)
+      end
+
+      def kept(error)
+        error.run_dir ||= @store.path if @store&.trials&.any?
+        error
+      end
+    end
+  end
+end

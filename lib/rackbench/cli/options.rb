@@ -1,0 +1,194 @@
+# frozen_string_literal: true
+
+require_relative "../plan/config"
+require_relative "../plan/setup"
+require_relative "../server"
+require_relative "../load"
+require_relative "../units"
+require_relative "../store/target"
+require_relative "../workload/app"
+require_relative "../search/tune/candidates"
+
+module Rackbench
+  module CLI
+    # Every option of the measuring commands (run, capacity, tune), declared
+    # once: its flags, its help and its default. A command picks the options
+    # it uses (Options.define); --help appends each default from the
+    # declaration, so the text cannot drift from the value (dry-cli's banner
+    # does the same).
+    #
+    #   key      where the value goes in the command's options hash (a
+    #            Config::DEFAULTS key for what Config validates)
+    #   default  :config: Config::DEFAULTS[key] (Config applies it; help shows
+    #            it); a String: the default as a user would type it, parsed
+    #            like a typed value; nil: none
+    #   rule     a default that is a rule rather than a value (help only)
+    #   parse    the typed text -> the stored value (Config validates the rest)
+    #   many     repeatable: values are collected in order
+    module Options
+      Option = Struct.new(:key, :flags, :help, :default, :rule, :parse, :many, keyword_init: true)
+      DECLARED = {}
+      TEXT = ->(v) { v }
+
+      def self.declare(key, *flags, help, default: nil, rule: nil, many: false, parse: TEXT)
+        DECLARED[key] = Option.new(key: key, flags: flags, help: help, default: default, rule: rule, parse: parse,
+                                   many: many)
+      end
+
+      # What every measuring command may take.
+      declare :setups, "-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"',
+              many: true, rule: "every installed server scaled to this machine's cores"
+      declare :scenario, "--scenario MIX", 'weighted paths loaded together, e.g. "/:5,/posts:3,/search?q=x:2"'
+      declare :endpoints, "-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05 ...",
+              many: true, rule: "4 arena endpoints; / with --app PATH or --url"
+      declare :concurrency, "-c", "--concurrency LIST", "open connections per level, e.g. 1,8,32", default: :config
+      declare :rate, "--rate LIST", "open loop: offered req/s per level, e.g. 50,100,200 (engine wrk-open)"
+      declare :connections, "--connections N", "open loop: connections", rule: "enough for --expected-latency at the rate"
+      declare :expected_latency, "--expected-latency SECONDS", "open loop: latency to provision connections for",
+              default: :config
+      declare :duration, "-d", "--duration SECONDS", "measured load per trial", default: :config
+      declare :warmup, "--warmup SECONDS|steady", "unrecorded load per setup and endpoint first (0 = none; steady: " \
+                                                  "windows until two agree, for a JIT)", default: :config
+      declare :warmup_window, "--warmup-window SECONDS", "with --warmup steady: length of each window", default: :config
+      declare :warmup_tolerance, "--warmup-tolerance SHARE", "with --warmup steady: windows within this share agree",
+              default: :config
+      declare :warmup_max, "--warmup-max SECONDS", "with --warmup steady: give up (and warn) after this long",
+              default: :config
+      declare :cooldown, "--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint", default: :config
+      declare :repeat, "-r", "--repeat N", "repetitions of every cell, setups reordered each time", default: :config
+      declare :engine, "--engine NAME", "load generator: wrk, wrk-open (with --rate), ab, siege, siege-close (no keep-alive)",
+              default: :config
+      declare :threads, "--threads N", "load-generator threads",
+              rule: "the largest divisor of the concurrency up to min(concurrency, cores, 2)"
+      declare :timeout, "--timeout SECONDS", "a request slower than this is a timeout error", default: :config
+      declare :boot_timeout, "--boot-timeout SECONDS", "how long a server may take to answer after start", default: :config
+      declare :stop_timeout, "--stop-timeout SECONDS", "graceful stop, then KILL", default: :config
+      declare :expect_status, "--expect-status LIST", "statuses verification accepts instead of 2xx, e.g. 301 to " \
+                                                      "measure a redirect"
+      declare :port, "--port N", "port the servers listen on", rule: "a free one per boot"
+      declare :app, "--app PATH", "your app: a config.ru or a Rails root (built in: arena and rails)",
+              rule: "arena", parse: ->(v) { Workload::App.expand(v) }
+      declare :url, "--url URL", "a server already running: http://HOST:PORT/ loads /, http://HOST:PORT/PATH?Q loads PATH?Q"
+      declare :pid, "--pid PID", "with --url: the running server's pid"
+      declare :out, "-o", "--out DIR", "run directory", rule: "rackbench-runs/<timestamp>",
+                                                        parse: ->(v) { Store::Target.expand(v) }
+      declare :upstream_delay, "--upstream-delay SECONDS", "delay of the /network-io upstream stub", default: :config
+      declare :upstream_bytes, "--upstream-bytes N", "body size of the /network-io upstream stub", default: :config
+      declare :health_path, "--health-path PATH", "health check during every trial", rule: "/health on the arena app"
+      declare :health_timeout, "--health-timeout SECONDS", "a health check slower than this fails", default: :config
+      declare :quiet, "-q", "--quiet", "no progress lines", parse: ->(_) { true }
+
+      # Load from other hosts (Load::Remote) and the address servers listen on: run; doctor takes the first three
+      declare :load_hosts, "--load-host [USER@]HOST[:PORT]", "load from this host over SSH (repeatable; engines wrk and " \
+                                                             "wrk-open; =WEIGHT after it replaces its cores in the split)",
+              many: true
+      declare :ssh_key, "--ssh-key FILE", "with --load-host: a private key", rule: "ssh-agent's and ~/.ssh's keys; never a password"
+      declare :ssh_known_hosts, "--ssh-known-hosts FILE", "with --load-host: known_hosts holding the hosts' keys",
+              rule: "~/.ssh/known_hosts"
+      declare :bind, "--bind ADDRESS", "address servers and nginx listen on, one the load hosts reach", default: :config
+
+      # run only
+      declare :suite, "--suite NAME", "a built-in suite reproducing a seed study (rackbench suites lists them)"
+      declare :quick, "--quick", "with --suite: its quick variant (a few minutes on 2 cores)", parse: ->(_) { true }
+      declare :verify, "--no-verify", "skip checking each endpoint's first responses before load", parse: ->(_) { false }
+      declare :resume, "--resume DIR", "continue an interrupted run: the trials DIR holds are skipped",
+              parse: ->(v) { Store::Target.expand(v, option: "--resume") }
+
+      # The SLO: capacity and tune
+      declare :slo_p99, "--slo-p99 TIME", "p99 latency objective: 300ms, 0.5s or milliseconds",
+              parse: ->(v) { Units.millis(v) }
+      declare :max_errors, "--max-errors PERCENT", "error budget in % of responses",
+              default: "0.1", parse: ->(v) { Units.percent(v) }
+
+      # capacity only
+      declare :sustain, "--sustain SECONDS", "re-run the open-loop knee this long to confirm it holds (e.g. 60)",
+              parse: ->(v) { Config.number(:sustain, v, min: 1) }
+      declare :loop, "--loop KIND", "closed, open or both", default: "both", parse: ->(v) { Options.loops(v) }
+      declare :max_levels, "--max-levels N", "measured levels per search at most",
+              default: "10", parse: ->(v) { Config.count(:max_levels, v, max: 50) }
+
+      # tune only
+      declare :memory_budget, "--memory-budget SIZE", "memory the app may use (PSS): #{Units::MEMORY_FORMS}",
+              parse: ->(v) { Units.mebibytes(v) }
+      declare :servers, "--servers LIST", "servers to try (#{Server.keys.join(', ')})",
+              default: "puma,unicorn", parse: ->(v) { Options.servers(v) }
+      declare :time_budget, "--time-budget TIME", "stop searching after this long: 10m, 90s, 1h",
+              default: "10m", parse: ->(v) { Units.seconds(v, min: 10) }
+      declare :max_workers, "--max-workers N", "at most N workers", rule: "what fits the budget, at most 2 x cores",
+              parse: ->(v) { Config.count(:max_workers, v, max: Setup::MAX_WORKERS) }
+      declare :puma_threads, "--puma-threads LIST", "Puma thread counts to try",
+              default: Search::Tune::Candidates::PUMA_THREADS.join(","), parse: ->(v) { Units.counts(v, flag: "--puma-threads", max: Setup::MAX_THREADS) }
+
+      module_function
+
+      # Adds the options named by keys to parser o, storing into values.
+      # defaults: {key => text}, the command's own defaults (parsed, applied
+      # unless given, shown); rules: {key => text} shown only; required: keys
+      # the command refuses to run without (shown as such).
+      def define(o, values, keys, defaults: {}, rules: {}, required: [])
+        keys.each do |key|
+          option = DECLARED.fetch(key)
+          help = "#{option.help}#{suffix(option, defaults, rules, required)}"
+          o.on(*option.flags, *type(option), help) do |v|
+            value = option.parse.call(v)
+            option.many ? (values[key] ||= []) << value : values[key] = value
+          end
+        end
+        # The defaults typed as text (the declaration's, or the command's
+        # own) go in first; what the command line gives replaces them as
+        # OptionParser reads it (repeatable options have none).
+        keys.each do |key|
+          text = defaults.fetch(key) { DECLARED.fetch(key).default }
+          values[key] = DECLARED.fetch(key).parse.call(text) if text.is_a?(String)
+        end
+      end
+
+      # --loop both|open|closed -> the loops to search.
+      def loops(text)
+        return text == "both" ? %w[closed open] : [text] if %w[both open closed].include?(text)
+
+        raise UsageError, "--loop #{text.inspect}: write closed, open or both"
+      end
+
+      # " (required)", " (default 2)" or " (default: a rule)", from the declaration.
+      def suffix(option, defaults, rules, required)
+        return " (required)" if required.include?(option.key)
+        return " (default #{defaults[option.key]})" if defaults.key?(option.key)
+        return " (default: #{rules[option.key]})" if rules.key?(option.key)
+
+        shown = shown_default(option)
+        return " (default #{shown})" if shown
+
+        option.rule ? " (default: #{option.rule})" : ""
+      end
+
+      def shown_default(option)
+        return option.default unless option.default == :config
+
+        value = Config::DEFAULTS.fetch(option.key)
+        case value
+        when Array then value.join(",")
+        when Float then value == value.round ? value.round.to_s : value.to_s
+        else value&.to_s
+        end
+      end
+
+      # OptionParser's own conversion: lists arrive as an Array.
+      def type(option)
+        %i[concurrency rate].include?(option.key) ? [Array] : []
+      end
+
+      # --servers puma,unicorn -> ["puma", "unicorn"], each a registered server.
+      def servers(text)
+        names = text.to_s.split(",").map { |s| s.strip.downcase }.reject(&:empty?).uniq
+        raise UsageError, "--servers #{text.inspect}: name at least one server, e.g. --servers puma,unicorn" if names.empty?
+
+        bad = names.find { |n| !Server::ADAPTERS.key?(n) }
+        return names unless bad
+
+        raise UsageError, "--servers #{text.inspect}: unknown server #{bad.inspect}#{Suggest.did_you_mean(bad, Server.keys)}; " \
+                          "accepted: #{Server.keys.join(', ')}, separated by commas"
+      end
+    end
+  end
+end

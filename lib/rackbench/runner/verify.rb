@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+require "json"
+require_relative "../error"
+require_relative "../process/http_probe"
+
+module Rackbench
+  class Runner
+    # Verification before load (TechEmpower's idea): the first responses of
+    # each endpoint are checked, so a setup that serves errors or wrong answers
+    # fails with the reason instead of posting a fast, meaningless number.
+    #
+    # Every endpoint must answer 2xx, or one of the statuses the user expects
+    # (--expect-status): a redirect is not the page (a Rails app in production
+    # with force_ssl answers every http request with a 301 to https, and wrk
+    # would time those instead of the pages). The arena's endpoints are then
+    # checked for content (fibonacci's value, pi's digits, /server naming the
+    # server under test), and so are those of a response carrying
+    # WORKLOAD_HEADER (the built-in Rails app, which answers as the arena
+    # does). What is learnt about the responses (close-delimited bodies, no
+    # keep-alive) is returned so the runner can classify wrk's errors; the
+    # probe asks for keep-alive as wrk does (ProcessControl::HttpProbe).
+    class Verify
+      ATTEMPTS = 3
+      WORKLOAD_HEADER = "x-rackbench-workload"
+      Outcome = Struct.new(:endpoint, :status, :content_type, :close_delimited, :connection_close, keyword_init: true) do
+        def to_h
+          super.transform_keys(&:to_s)
+        end
+      end
+
+      def initialize(host:, port:, server: nil, arena: true, upstream_bytes: nil, timeout: 30, expect_status: nil,
+                     server_log: nil)
+        @host = host
+        @port = port
+        @server = server
+        @arena = arena
+        @upstream_bytes = upstream_bytes
+        @timeout = timeout
+        @expect = expect_status
+        @server_log = server_log
+      end
+
+      # Returns an Outcome; raises SetupFailed with the reason on a wrong answer.
+      def call(endpoint)
+        res = nil
+        ATTEMPTS.times do
+          res = ProcessControl::HttpProbe.get(@host, @port, endpoint, timeout: @timeout)
+          raise failed(endpoint, "no response within #{@timeout} s") unless res
+
+          problem = check(endpoint, res)
+          raise failed(endpoint, problem) if problem
+        end
+        Outcome.new(endpoint: endpoint, status: res.status, content_type: res.content_type,
+                    close_delimited: res.close_delimited?, connection_close: res.connection_close?)
+      end
+
+      private
+
+      def check(endpoint, res)
+        problem = Status.problem(res, expect: @expect, server_log: @server_log)
+        return problem if problem
+        return nil unless res.status.between?(200, 299) && (@arena || res.headers.to_h.key?(WORKLOAD_HEADER))
+
+        path = endpoint.split("?").first
+        ArenaChecks.problem(path, res, server: @server, upstream_bytes: @upstream_bytes)
+      end
+
+      def failed(endpoint, problem)
+        SetupFailed.new("verification of #{endpoint} failed: #{problem}")
+      end
+    end
+  end
+end
+require_relative "verify/arena_checks"
+require_relative "verify/status"

@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "stringio"
+require "rackbench/cli"
+
+# Options are declared once (CLI::Options): --help shows each default from
+# its declaration and a command offers only the options it uses.
+class CliOptionsTest < Minitest::Test
+  def help(command)
+    out = StringIO.new
+    assert_equal 0, Rackbench::CLI.call([command, "--help"], out: out, err: StringIO.new, env: {})
+    out.string
+  end
+
+  def line(text, flag)
+    text.lines.find { |l| l.start_with?(" ") && l.include?(flag) } or flunk "#{flag} is not in the help"
+  end
+
+  def test_help_defaults_come_from_config_defaults
+    run = help("run")
+    assert_match(/\(default 2\)$/, line(run, "--duration"))
+    assert_match(/\(default 1,8,32\)$/, line(run, "--concurrency"))
+    assert_match(/\(default 30\)$/, line(run, "--timeout"))
+    assert_match(/\(default 20000\)$/, line(run, "--upstream-bytes"))
+    # The rule wrk applies when --threads is not given (Load::Wrk#thread_count).
+    assert_match(/largest divisor of the concurrency up to min\(concurrency, cores, 2\)/, line(run, "--threads"))
+  end
+
+  # capacity cools down 0 s by default (it was documented as 1).
+  def test_capacity_shows_its_own_defaults_and_applies_them
+    text = help("capacity")
+    assert_match(/\(default 0\)$/, line(text, "--cooldown"))
+    assert_match(/\(default 500ms\)$/, line(text, "--slo-p99"))
+    assert_match(%r{rackbench-runs/capacity-<timestamp>}, line(text, "--out"))
+    values = {}
+    parser = OptionParser.new { |o| Rackbench::CLI::Options.define(o, values, %i[cooldown slo_p99], defaults: { cooldown: "0", slo_p99: "500ms" }) }
+    parser.parse!(%w[--slo-p99 2s])
+    assert_equal "0", values[:cooldown]
+    assert_equal 2000.0, values[:slo_p99], "the command line wins over the command's default"
+  end
+
+  def test_capacity_offers_no_option_it_ignores
+    text = help("capacity")
+    %w[--concurrency --rate --repeat --engine --expected-latency --url --pid --resume].each do |flag|
+      refute_includes text, flag
+    end
+    err = StringIO.new
+    status = Rackbench::CLI.call(%w[capacity -e /hello --repeat 3], out: StringIO.new, err: err, env: {})
+    assert_equal 2, status
+    assert_match(/unknown option --repeat/, err.string)
+  end
+
+  def test_tune_marks_what_it_requires
+    text = help("tune")
+    assert_match(/\(required\)$/, line(text, "--memory-budget"))
+    assert_match(/\(required\)$/, line(text, "--slo-p99"))
+    assert_match(/\(default: not judged\)$/, line(text, "--health-timeout"))
+    assert_match(/\(default 1,2,3,5,8,16\)$/, line(text, "--puma-threads"))
+  end
+
+  # No command writes a default into its help by hand.
+  def test_no_hand_written_defaults_in_commands
+    Dir[File.expand_path("../../../lib/rackbench/cli/*.rb", __dir__)].each do |file|
+      next if File.basename(file) == "options.rb"
+
+      File.foreach(file).with_index(1) do |text, n|
+        refute_match(/\(default [^:]/, text, "#{File.basename(file)}:#{n} writes a default by hand")
+      end
+    end
+  end
+end
