@@ -9,6 +9,7 @@ require_relative "suggest"
 require_relative "scenario"
 require_relative "workload/arena"
 require_relative "load/remote/settings"
+require_relative "process/affinity"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -49,7 +50,8 @@ module Rackbench
       load_hosts: [],        # [USER@]HOST[:PORT][=WEIGHT]: load from these hosts over SSH (Load::Remote)
       ssh_key: nil,          # with load_hosts: a private key file (nil: the agent's keys and ~/.ssh's)
       ssh_known_hosts: nil,  # with load_hosts: the known_hosts file (nil: ~/.ssh/known_hosts)
-      bind: "127.0.0.1"      # the address servers (and nginx in front) listen on
+      bind: "127.0.0.1",     # the address servers (and nginx in front) listen on
+      cpus: nil              # --cpus: ProcessControl::Affinity::Sets (server and client CPU sets) or nil: shared
     }.freeze
 
     BUILT_IN_APPS = %w[arena rails].freeze # --app names that are not paths (Workload::App)
@@ -74,7 +76,7 @@ module Rackbench
 
     # A JSON-able form of a built config (stored in meta.json for --resume).
     def dump(cfg)
-      cfg.to_h { |k, v| [k.to_s, %i[setups load_hosts].include?(k) ? v.map { |x| x.respond_to?(:spec) ? x.spec : x.label } : v] }
+      cfg.to_h { |k, v| [k.to_s, %i[setups load_hosts].include?(k) ? v.map { |x| x.respond_to?(:spec) ? x.spec : x.label } : (k == :cpus ? v&.to_h : v)] }
     end
 
     def load(hash)
@@ -123,6 +125,7 @@ module Rackbench
       check_scenario(cfg)
       check_url(cfg)
       check_arena(cfg)
+      cfg[:cpus] = ProcessControl::Affinity.parse(cfg[:cpus]) unless cfg[:cpus].is_a?(ProcessControl::Affinity::Sets)
       Load::Remote::Settings.check(cfg)
     end
 

@@ -50,6 +50,8 @@ module Rackbench
       # stop deadlines: also tune's, whose other options differ.
       def define_process(o, cli)
         o.on("--threads N", "load-generator threads (default min(concurrency, cores))") { |v| cli[:threads] = v }
+        o.on("--cpus server=LIST,client=LIST|auto", "pin the server (and nginx) and the load generator to disjoint CPUs, " \
+                                                    "e.g. server=0,client=1; auto: client on the last quarter") { |v| cli[:cpus] = v }
         o.on("--timeout SECONDS", "a request slower than this is a timeout error (default 30)") { |v| cli[:timeout] = v }
         o.on("--boot-timeout SECONDS", "how long a server may take to answer after start (default 60)") { |v| cli[:boot_timeout] = v }
         o.on("--stop-timeout SECONDS", "graceful stop, then KILL (default 10)") { |v| cli[:stop_timeout] = v }

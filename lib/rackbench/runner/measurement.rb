@@ -8,6 +8,8 @@ require_relative "trial_record"
 require_relative "sampling"
 require_relative "health_check"
 require_relative "diagnostics"
+require_relative "../process/affinity"
+require_relative "../sampling/noise"
 require_relative "../workload/arena"
 require "uri"
 
@@ -62,6 +64,7 @@ module Rackbench
         sampler = Sampling.sampler(instance: @instance, front: @front, pid: @config[:pid])&.start
         health = health_check&.start
         diagnostics = Diagnostics.for(instance: @instance, front: @front)&.start
+        own = [Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID), Clock.now]
         begin
           result = drive(log)
         ensure
@@ -72,6 +75,8 @@ module Rackbench
                                                    verification: @verification)
         merge_sampler(record, summary.to_h) if summary
         merge_sampler(record, diagnostics.fields(summary)) if diagnostics
+        foreign!(record, own)
+        record["cpus"] = ProcessControl::Affinity.record(@config[:cpus])
         record["upstream_delay_s"] = @config[:upstream_delay] if @instance && Workload::Arena.needs_upstream?([@trial.endpoint])
         record["health"] = checks if checks
         record["warmup"] = @warmup_summary if @warmup_summary
@@ -95,6 +100,17 @@ module Rackbench
         record.merge!(fields)
       end
 
+      # The machine's CPU that neither the server, the load generator nor
+      # rackbench used (Sampling::Noise.foreign_pct): other users' load.
+      def foreign!(record, own)
+        return unless record["machine"].is_a?(Hash)
+
+        wall = Clock.now - own[1]
+        ours = wall.positive? ? 100.0 * (Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - own[0]) / wall : 0
+        record["machine"]["rackbench_pct"] = ours.round(1)
+        record["machine"]["foreign_pct"] = Rackbench::Sampling::Noise.foreign_pct(record, ours)
+      end
+
       def health_check
         path = @config[:health_path] || (@ctx.app.arena? && !@config[:url] ? Workload::Arena::READY_PATH : nil)
         return nil unless path
@@ -104,6 +120,7 @@ module Rackbench
       end
 
       def drive(log)
+        ProcessControl::Affinity.pin(@ctx.engine, @config[:cpus])
         common = { url: @url, duration: @config[:duration], timeout: @config[:timeout], log_path: log }
         common[:scenario] = @ctx.plan.scenario if @ctx.plan.scenario
         unless @trial.rate
