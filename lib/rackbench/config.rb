@@ -22,7 +22,7 @@ module Rackbench
       concurrency: [1, 8, 32],
       rate: [],              # req/s per level; non-empty: open loop (engine wrk-open) instead of concurrency
       connections: nil,      # open loop: connections; nil: max(R x 10 ms, R x expected_latency)
-      expected_latency: 0.25, # open loop: seconds of latency to provision connections for
+      expected_latency: nil, # open loop: seconds of latency to provision connections for; nil: from the warm-up (Load::OpenLoopSizing), 0.25 without one
       duration: 2.0,         # seconds of measured load per trial
       warmup: 1.0,           # unrecorded seconds per setup and endpoint before its trials; "steady": until steady state
       warmup_window: 2.0,    # --warmup steady: seconds per warm-up window (Runner::SteadyWarmup)
@@ -104,7 +104,11 @@ module Rackbench
       raise UsageError, "unknown setting #{unknown.first}#{Suggest.did_you_mean(unknown.first, keys)}" if unknown.any?
 
       cfg[:warmup] = "steady" if cfg[:warmup].is_a?(String) && cfg[:warmup].strip.casecmp?("steady")
-      NUMBERS.each { |k| cfg[k] = number(k, cfg[k], min: NUMBER_MIN.fetch(k, 0)) unless k == :warmup && cfg[k] == "steady" }
+      NUMBERS.each do |k|
+        next if (k == :warmup && cfg[k] == "steady") || (k == :expected_latency && cfg[k].nil?)
+
+        cfg[k] = number(k, cfg[k], min: NUMBER_MIN.fetch(k, 0))
+      end
       check_warmup(cfg)
       COUNTS.each { |k| cfg[k] = count(k, cfg[k]) }
       cfg[:concurrency] = Array(cfg[:concurrency]).flatten.map { |c| count(:concurrency, c, max: MAX_CONCURRENCY) }

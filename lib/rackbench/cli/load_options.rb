@@ -18,7 +18,7 @@ module Rackbench
         o.on("-c", "--concurrency LIST", Array, "open connections per level, e.g. 1,8,32 (default 1,8,32)") { |v| cli[:concurrency] = v }
         o.on("--rate LIST", Array, "open loop: offered req/s per level, e.g. 50,100,200 (engine wrk-open)") { |v| cli[:rate] = v }
         o.on("--connections N", "open loop: connections (default: enough for --expected-latency at the rate)") { |v| cli[:connections] = v }
-        o.on("--expected-latency SECONDS", "open loop: latency to provision connections for (default 0.25)") { |v| cli[:expected_latency] = v }
+        o.on("--expected-latency SECONDS", "open loop: latency to provision connections for (default: Little's law from the warm-up; 0.25 without one)") { |v| cli[:expected_latency] = v }
         o.on("-d", "--duration SECONDS", "measured load per trial (default 2)") { |v| cli[:duration] = v }
         o.on("--warmup SECONDS|steady", "unrecorded load per setup and endpoint first (default 1; 0 = none; " \
                                         "steady: windows until two agree, for a JIT)") { |v| cli[:warmup] = v }

@@ -10,6 +10,7 @@ require_relative "health_check"
 require_relative "diagnostics"
 require_relative "../process/affinity"
 require_relative "../sampling/noise"
+require_relative "../load/open_loop_sizing"
 require_relative "../workload/arena"
 require "uri"
 
@@ -77,6 +78,7 @@ module Rackbench
         merge_sampler(record, diagnostics.fields(summary)) if diagnostics
         foreign!(record, own)
         record["cpus"] = ProcessControl::Affinity.record(@config[:cpus])
+        record["connections_sizing"] = @sizing.to_h if @sizing
         record["upstream_delay_s"] = @config[:upstream_delay] if @instance && Workload::Arena.needs_upstream?([@trial.endpoint])
         record["health"] = checks if checks
         record["warmup"] = @warmup_summary if @warmup_summary
@@ -128,8 +130,20 @@ module Rackbench
           return @ctx.engine.run(concurrency: @trial.concurrency, threads: @config[:threads], **common)
         end
 
-        @ctx.engine.run(rate: @trial.rate, connections: @config[:connections],
-                        expected_latency_ms: @config[:expected_latency] * 1000, **common)
+        @ctx.engine.run(rate: @trial.rate, **open_loop_connections, **common)
+      end
+
+      # --connections, or --expected-latency, as given; otherwise sized from
+      # the warm-up (Load::OpenLoopSizing, stored on the trial), or for
+      # DEFAULT_EXPECTED_S without one.
+      DEFAULT_EXPECTED_S = 0.25
+
+      def open_loop_connections
+        return { connections: @config[:connections] } if @config[:connections]
+        return { expected_latency_ms: @config[:expected_latency] * 1000 } if @config[:expected_latency]
+
+        @sizing = Load::OpenLoopSizing.decide(rate: @trial.rate, latency_ms: Load::OpenLoopSizing.warmup_p99(@warmup))
+        @sizing ? { connections: @sizing.connections } : { expected_latency_ms: DEFAULT_EXPECTED_S * 1000 }
       end
 
       # Count in a window when the engine can, no scenario picks the paths,
@@ -158,7 +172,8 @@ module Rackbench
 
       def warnings(record)
         cell = "#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}"
-        [client_warning(record, cell), stopped_warning(record, cell), growth_warning(record, cell)].compact
+        [client_warning(record, cell), stopped_warning(record, cell), growth_warning(record, cell),
+         @sizing&.note&.then { |n| "#{cell}: #{n}" }].compact
       end
 
       def client_warning(record, cell)
