@@ -204,6 +204,29 @@ class TuneSearchTest < Minitest::Test
     assert_equal "confirmed", rec["evidence"], "round 3 ran; only the step past the edge could not be confirmed"
   end
 
+  # The knee search past the edge could not keep its schedule: the client,
+  # not the server, bound it, and the optimum is not called bracketed.
+  class SlippingLab < FakeLab
+    def knee(setup, **opts)
+      super.tap do |o|
+        next unless setup.threads > 16
+
+        o.records.each { |r| r.merge!("valid" => false, "invalid_reason" => "the load generator fell behind its schedule: sends late") }
+      end
+    end
+  end
+
+  def test_a_step_whose_knee_search_the_client_could_not_drive_is_not_bracketed
+    clock = [0.0]
+    deadline = Tune::Deadline.new(600, clock: -> { clock[0] })
+    lab = SlippingLab.new(IO_BOUND, clock)
+    lab.deadline = deadline
+    rec = Tune.new(lab: lab, journal: FakeJournal.new, deadline: deadline, servers: %w[puma], budget_mb: 2048,
+                   slo: Rackbench::Search::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2).call
+    assert_equal [false, "load generator"], rec["edges"].values_at("bracketed", "bound")
+    assert_match(/the knee search of puma x4:24 was limited by the load generator \(the load generator fell behind its schedule\)/, rec["edges"]["note"])
+  end
+
   def test_the_user_max_workers_leaves_the_optimum_unbracketed_and_is_named
     rec, = tune(servers: %w[unicorn], max_workers: 4)
     assert_equal "unicorn x4", rec["setup"]

@@ -17,7 +17,9 @@ module Rackbench
       # 2. above it: knee-search it (round 2). A knee not above the winner's
       #    by the noise band: bracketed, bound by the SLO; above it: the step
       #    is the new leader, confirmed against the old one (round 3, when
-      #    time allows), and the next step is tried from it.
+      #    time allows), and the next step is tried from it. A knee search
+      #    whose open-loop levels the client could not keep on schedule
+      #    (invalid: the load generator fell behind) leaves it unbracketed.
       # A step that does not fit the memory budget brackets the optimum
       # (bound: memory); the time budget running out leaves it unbracketed.
       # Included in Tune.
@@ -67,6 +69,10 @@ module Rackbench
 
           search_knee(step)
           record_step(step, direction)
+          if (slipped = client_bound(step))
+            return edge_done(leader, false, "load generator", "the knee search of #{setup.label} was limited by the load " \
+                                                              "generator (#{slipped}); measure with more client cores or from another host")
+          end
           if step.knee_rps.nil? || leader.knee_rps.nil? || step.knee_rps <= leader.knee_rps * (1 + band.reference)
             return edge_done(leader, true, "SLO", "#{setup.label} serves more when saturated (#{Racing.rps(step.probe_rps)} req/s) " \
                                                   "but its knee within the SLO (#{Racing.rps(step.knee_rps)} req/s) is no higher")
@@ -122,6 +128,13 @@ module Rackbench
           row = step.to_row.merge("direction" => direction, "busy_pct" => busy_pct(step))
           @edge["steps"].reject! { |st| st["setup"] == step.label }
           @edge["steps"] << row
+        end
+
+        # The reason of an open-loop level the client could not keep to its
+        # schedule (Load::OpenLoopValidity), or nil.
+        def client_bound(step)
+          bad = step.records.find { |r| r["loop"] == "open" && r["valid"] == false && r["invalid_reason"].to_s.include?("load generator") }
+          bad && bad["invalid_reason"][/the load generator fell behind its schedule[^;:]*/]
         end
 
         def step_failed(leader, step, why)
