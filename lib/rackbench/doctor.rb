@@ -4,6 +4,7 @@ require "etc"
 require_relative "load"
 require_relative "process/journal"
 require_relative "runtime/jruby_status"
+require_relative "sampling/noise"
 
 module Rackbench
   # Checks of this machine that decide whether benchmark numbers can be
@@ -12,7 +13,9 @@ module Rackbench
     Finding = Struct.new(:level, :topic, :text, keyword_init: true)
 
     def initialize(max_concurrency: 32, proc_root: "/proc", sys_root: "/sys", engine: Load.engine("wrk"),
-                   orphans: -> { ProcessControl::Journal.orphans }, jruby: Runtime::Jruby.default)
+                   orphans: -> { ProcessControl::Journal.orphans }, jruby: Runtime::Jruby.default,
+                   noise: -> { Sampling::Noise.measure(window: 1.0) })
+      @noise = noise
       @max_concurrency = max_concurrency
       @proc = proc_root
       @sys = sys_root
@@ -22,7 +25,7 @@ module Rackbench
     end
 
     def findings
-      [wrk, cores, governor, open_files, swap, load_average, yjit, Runtime::JrubyStatus.finding(@jruby), leftovers].compact
+      [wrk, cores, governor, open_files, swap, load_average, quiet, yjit, Runtime::JrubyStatus.finding(@jruby), leftovers].compact
     end
 
     private
@@ -50,7 +53,7 @@ module Rackbench
     def cores
       n = Etc.nprocessors
       text = "#{n} cores; the load generator shares them with the server under test"
-      text += ": keep --threads low and read the client CPU share in each trial" if n <= 4
+      text += ": keep --threads low, separate them with --cpus auto and read the client CPU share in each trial" if n <= 4
       Finding.new(level: n <= 2 ? :warn : :ok, topic: "cores", text: text)
     end
 
@@ -90,6 +93,17 @@ module Rackbench
       Finding.new(level: busy ? :warn : :ok, topic: "load", text: text)
     rescue Errno::ENOENT
       nil
+    end
+
+    # Other processes' CPU now, over one second (Sampling::Noise), naming the busiest.
+    def quiet
+      reading = @noise.call
+      return nil unless reading&.foreign_pct
+
+      return Finding.new(level: :ok, topic: "quiet", text: "#{reading.describe} (quiet: at most #{Sampling::Noise::QUIET_PCT.round}%)") if reading.quiet?
+
+      Finding.new(level: :warn, topic: "quiet", text: "#{reading.describe}: they take CPU from the server and the load " \
+                                                      "generator; stop them, or use --cpus auto and raise --repeat")
     end
 
     def yjit

@@ -8,6 +8,7 @@ require_relative "workload/upstream_stub"
 require_relative "workload/app"
 require_relative "runner/session"
 require_relative "test_seam"
+require_relative "sampling/noise"
 
 module Rackbench
   # Runs a plan: for each (repetition, setup) in the plan's schedule, one
@@ -40,6 +41,7 @@ module Rackbench
     end
 
     def call
+      Rackbench::Sampling::Noise.check_before_run(@listener, @engine)
       with_upstream do |env|
         @plan.schedule.each do |rep, setup|
           trials = @plan.trials_for(setup, rep).reject { |t| @stored.include?(t.key) }

@@ -45,7 +45,7 @@ module Rackbench
       declare :rate, "--rate LIST", "open loop: offered req/s per level, e.g. 50,100,200 (engine wrk-open)"
       declare :connections, "--connections N", "open loop: connections", rule: "enough for --expected-latency at the rate"
       declare :expected_latency, "--expected-latency SECONDS", "open loop: latency to provision connections for",
-              default: :config
+              rule: "Little's law from the warm-up's p99; 0.25 without a warm-up"
       declare :duration, "-d", "--duration SECONDS", "measured load per trial", default: :config
       declare :warmup, "--warmup SECONDS|steady", "unrecorded load per setup and endpoint first (0 = none; steady: " \
                                                   "windows until two agree, for a JIT)", default: :config
@@ -60,6 +60,9 @@ module Rackbench
               default: :config
       declare :threads, "--threads N", "load-generator threads",
               rule: "the largest divisor of the concurrency up to min(concurrency, cores, 2)"
+      declare :cpus, "--cpus server=LIST,client=LIST|auto", "pin the server (and nginx) and the load generator to " \
+                                                           "disjoint CPUs, e.g. server=0,client=1; auto: client on the last quarter",
+              rule: "shared"
       declare :timeout, "--timeout SECONDS", "a request slower than this is a timeout error", default: :config
       declare :boot_timeout, "--boot-timeout SECONDS", "how long a server may take to answer after start", default: :config
       declare :stop_timeout, "--stop-timeout SECONDS", "graceful stop, then KILL", default: :config

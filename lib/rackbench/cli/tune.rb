@@ -28,7 +28,7 @@ module Rackbench
       ARENA_ENDPOINT = "/random" # the App Server Arena's mixed workload
       APP_ENDPOINT = "/"
       OPTIONS = %i[memory_budget servers slo_p99 max_errors time_budget endpoints scenario app max_workers puma_threads
-                   out threads timeout boot_timeout stop_timeout expect_status health_timeout upstream_delay quiet].freeze
+                   out threads cpus timeout boot_timeout stop_timeout expect_status health_timeout upstream_delay quiet].freeze
       SEARCH = %i[memory_budget servers slo_p99 max_errors time_budget max_workers puma_threads].freeze
 
       def call(argv)

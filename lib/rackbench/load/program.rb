@@ -17,6 +17,9 @@ module Rackbench
     module Program
       GRACE_S = 10 # added to duration + timeout before a run is stopped
 
+      # CPU ids the program runs on (--cpus client=...; nil: anywhere).
+      attr_accessor :cpus
+
       def available?
         !executable.nil?
       end
@@ -58,7 +61,7 @@ module Rackbench
       # that output. A program that ignores TERM is KILLed by Child#stop.
       def execute(argv, deadline_s, log_path, env: {}, chdir: nil)
         offset = File.exist?(log_path) ? File.size(log_path) : 0
-        child = ProcessControl::Child.spawn(argv, env: env, log_path: log_path, chdir: chdir)
+        child = ProcessControl::Child.spawn(argv, env: env, log_path: log_path, chdir: chdir, cpus: @cpus)
         finished = child.wait(deadline_s)
         child.stop("TERM", timeout: 5) unless finished
         raise Error, "#{program} did not finish within #{deadline_s} s (duration + timeout + #{GRACE_S} s); " \

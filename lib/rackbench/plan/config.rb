@@ -10,6 +10,7 @@ require_relative "scenario"
 require_relative "../workload/arena"
 require_relative "../load"
 require_relative "../load/remote/settings"
+require_relative "../process/affinity"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -22,7 +23,7 @@ module Rackbench
       concurrency: [1, 8, 32],
       rate: [],              # req/s per level; non-empty: open loop (engine wrk-open) instead of concurrency
       connections: nil,      # open loop: connections; nil: max(R x 10 ms, R x expected_latency)
-      expected_latency: 0.25, # open loop: seconds of latency to provision connections for
+      expected_latency: nil, # open loop: seconds of latency to provision connections for; nil: from the warm-up (Load::OpenLoopSizing), 0.25 without one
       duration: 2.0,         # seconds of measured load per trial
       warmup: 1.0,           # unrecorded seconds per setup and endpoint before its trials; "steady": until steady state
       warmup_window: 2.0,    # --warmup steady: seconds per warm-up window (Runner::SteadyWarmup)
@@ -50,7 +51,8 @@ module Rackbench
       load_hosts: [],        # [USER@]HOST[:PORT][=WEIGHT]: load from these hosts over SSH (Load::Remote)
       ssh_key: nil,          # with load_hosts: a private key file (nil: the agent's keys and ~/.ssh's)
       ssh_known_hosts: nil,  # with load_hosts: the known_hosts file (nil: ~/.ssh/known_hosts)
-      bind: "127.0.0.1"      # the address servers (and nginx in front) listen on
+      bind: "127.0.0.1",     # the address servers (and nginx in front) listen on
+      cpus: nil              # --cpus: ProcessControl::Affinity::Sets (server and client CPU sets) or nil: shared
     }.freeze
 
     BUILT_IN_APPS = %w[arena rails].freeze # --app names that are not paths (Workload::App)
@@ -74,7 +76,7 @@ module Rackbench
 
     # A JSON-able form of a built config (stored in meta.json for --resume).
     def dump(cfg)
-      cfg.to_h { |k, v| [k.to_s, %i[setups load_hosts].include?(k) ? v.map { |x| x.respond_to?(:spec) ? x.spec : x.label } : v] }
+      cfg.to_h { |k, v| [k.to_s, %i[setups load_hosts].include?(k) ? v.map { |x| x.respond_to?(:spec) ? x.spec : x.label } : (k == :cpus ? v&.to_h : v)] }
     end
 
     def load(hash)
@@ -102,7 +104,11 @@ module Rackbench
       raise UsageError, "unknown setting #{unknown.first}#{Suggest.did_you_mean(unknown.first, keys)}" if unknown.any?
 
       cfg[:warmup] = "steady" if cfg[:warmup].is_a?(String) && cfg[:warmup].strip.casecmp?("steady")
-      NUMBERS.each { |k| cfg[k] = number(k, cfg[k], min: NUMBER_MIN.fetch(k, 0)) unless k == :warmup && cfg[k] == "steady" }
+      NUMBERS.each do |k|
+        next if (k == :warmup && cfg[k] == "steady") || (k == :expected_latency && cfg[k].nil?)
+
+        cfg[k] = number(k, cfg[k], min: NUMBER_MIN.fetch(k, 0))
+      end
       check_warmup(cfg)
       COUNTS.each { |k| cfg[k] = count(k, cfg[k]) }
       cfg[:concurrency] = Array(cfg[:concurrency]).flatten.map { |c| count(:concurrency, c, max: MAX_CONCURRENCY) }
@@ -123,6 +129,7 @@ module Rackbench
       check_scenario(cfg)
       check_url(cfg)
       check_arena(cfg)
+      cfg[:cpus] = ProcessControl::Affinity.parse(cfg[:cpus]) unless cfg[:cpus].is_a?(ProcessControl::Affinity::Sets)
       Load::Remote::Settings.check(cfg)
     end
 

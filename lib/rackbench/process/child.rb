@@ -5,6 +5,7 @@ require_relative "registry"
 require_relative "journal"
 require_relative "../clock"
 require_relative "../error"
+require_relative "affinity"
 
 module Rackbench
   module ProcessControl
@@ -20,7 +21,9 @@ module Rackbench
     class Child
       attr_reader :pid, :argv, :log_path, :status
 
-      def self.spawn(argv, env: {}, chdir: nil, log_path: File::NULL, unsetenv_others: false)
+      # cpus: CPU ids the process and its descendants run on (Affinity.wrap:
+      # taskset execs the program in the same pid); argv stays the program's.
+      def self.spawn(argv, env: {}, chdir: nil, log_path: File::NULL, unsetenv_others: false, cpus: nil)
         argv = argv.map(&:to_s)
         opts = { pgroup: true, in: File::NULL, out: [log_path, "a"], err: %i[child out],
                  unsetenv_others: unsetenv_others, close_others: true }
@@ -28,7 +31,7 @@ module Rackbench
         # An interrupt (a signal raised into this thread) waits until the
         # child is registered, so the stop-everything path always sees it.
         Thread.handle_interrupt(Object => :never) do
-          pid = Process.spawn(env.merge(Journal::OWNER_VAR => Journal.owner), *argv, **opts)
+          pid = Process.spawn(env.merge(Journal::OWNER_VAR => Journal.owner), *Affinity.wrap(argv, cpus), **opts)
           new(pid, argv, log_path)
         end
       rescue Errno::ENOENT, Errno::EACCES => e

@@ -25,8 +25,9 @@ module Rackbench
 
       # host: the address the server listens on (--bind).
       def initialize(adapter:, setup:, app:, port:, dir:, env: {}, ready_path: "/", boot_timeout: 60,
-                     stop_timeout: 15, host: "127.0.0.1")
+                     stop_timeout: 15, host: "127.0.0.1", cpus: nil)
         @host = host
+        @cpus = cpus
         @adapter = adapter
         @setup = setup
         @app = app
@@ -54,7 +55,7 @@ module Rackbench
         @files.each { |path, text| File.write(path, text) }
         @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }))
         @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env),
-                                                    chdir: File.dirname(@app), log_path: log_path)
+                                                    chdir: File.dirname(@app), log_path: log_path, cpus: @cpus)
         deadline = Clock.now + @boot_timeout
         wait_ready(deadline)
         wait_workers(deadline)

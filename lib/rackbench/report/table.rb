@@ -6,6 +6,7 @@ require_relative "warmup_curve"
 require_relative "../stats/interval"
 require_relative "resource_table"
 require_relative "verdict_notes"
+require_relative "quiet_notes"
 
 module Rackbench
   module Report
@@ -43,6 +44,7 @@ module Rackbench
         return if @cells.cells.empty?
 
         @cells.loops.each { |open| @io.puts LOOP_NOTE.fetch(open) }
+        QuietNotes.lines(@trials).each { |line| @io.puts line }
         return unless @cells.cells.any? { |c| c.trials.size > 1 }
 
         @io.puts "With repetitions: median req/s [#{Stats::Interval.description}] and its coefficient of variation."
@@ -77,6 +79,7 @@ module Rackbench
         lat = "#{NumberFormat.ms(cell.latency('mean').median)}/#{NumberFormat.ms(cell.latency('p99').median)}"
         flag = cell.errors.positive? ? " !#{cell.errors}" : ""
         flag += " ?" if cell.trials.any? { |t| t["valid"] == false }
+        flag += QuietNotes.flag(cell.trials)
         "#{rps}  #{lat}#{flag}"
       end
 

@@ -72,6 +72,7 @@ module Rackbench
         return unmet unless @rec["setup"]
 
         @io.puts "Recommended: #{@rec['reason']}"
+        @io.puts "  edges: #{@rec.dig('edges', 'note')}" if @rec.dig("edges", "note")
         @io.puts "  evidence: #{@rec['evidence_note']}#{@rec['stopped'] ? " (stopped early: #{@rec['stopped']})" : ''}"
         limit
         comparison

@@ -8,6 +8,9 @@ require_relative "trial_record"
 require_relative "sampling"
 require_relative "health_check"
 require_relative "diagnostics"
+require_relative "../process/affinity"
+require_relative "../sampling/noise"
+require_relative "../load/open_loop_sizing"
 require_relative "../workload/arena"
 require "uri"
 
@@ -62,6 +65,7 @@ module Rackbench
         sampler = Sampling.sampler(instance: @instance, front: @front, pid: @config[:pid])&.start
         health = health_check&.start
         diagnostics = Diagnostics.for(instance: @instance, front: @front)&.start
+        own = [Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID), Clock.now]
         begin
           result = drive(log)
         ensure
@@ -72,6 +76,9 @@ module Rackbench
                                                    verification: @verification)
         merge_sampler(record, summary.to_h) if summary
         merge_sampler(record, diagnostics.fields(summary)) if diagnostics
+        foreign!(record, own)
+        record["cpus"] = ProcessControl::Affinity.record(@config[:cpus])
+        record["connections_sizing"] = @sizing.to_h if @sizing
         record["upstream_delay_s"] = @config[:upstream_delay] if @instance && Workload::Arena.needs_upstream?([@trial.endpoint])
         record["health"] = checks if checks
         record["warmup"] = @warmup_summary if @warmup_summary
@@ -95,6 +102,17 @@ module Rackbench
         record.merge!(fields)
       end
 
+      # The machine's CPU that neither the server, the load generator nor
+      # rackbench used (Sampling::Noise.foreign_pct): other users' load.
+      def foreign!(record, own)
+        return unless record["machine"].is_a?(Hash)
+
+        wall = Clock.now - own[1]
+        ours = wall.positive? ? 100.0 * (Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - own[0]) / wall : 0
+        record["machine"]["rackbench_pct"] = ours.round(1)
+        record["machine"]["foreign_pct"] = Rackbench::Sampling::Noise.foreign_pct(record, ours)
+      end
+
       def health_check
         path = @config[:health_path] || (@ctx.app.arena? && !@config[:url] ? Workload::Arena::READY_PATH : nil)
         return nil unless path
@@ -104,6 +122,7 @@ module Rackbench
       end
 
       def drive(log)
+        ProcessControl::Affinity.pin(@ctx.engine, @config[:cpus])
         common = { url: @url, duration: @config[:duration], timeout: @config[:timeout], log_path: log }
         common[:scenario] = @ctx.plan.scenario if @ctx.plan.scenario
         unless @trial.rate
@@ -111,8 +130,20 @@ module Rackbench
           return @ctx.engine.run(concurrency: @trial.concurrency, threads: @config[:threads], **common)
         end
 
-        @ctx.engine.run(rate: @trial.rate, connections: @config[:connections],
-                        expected_latency_ms: @config[:expected_latency] * 1000, **common)
+        @ctx.engine.run(rate: @trial.rate, **open_loop_connections, **common)
+      end
+
+      # --connections, or --expected-latency, as given; otherwise sized from
+      # the warm-up (Load::OpenLoopSizing, stored on the trial), or for
+      # DEFAULT_EXPECTED_S without one.
+      DEFAULT_EXPECTED_S = 0.25
+
+      def open_loop_connections
+        return { connections: @config[:connections] } if @config[:connections]
+        return { expected_latency_ms: @config[:expected_latency] * 1000 } if @config[:expected_latency]
+
+        @sizing = Load::OpenLoopSizing.decide(rate: @trial.rate, latency_ms: Load::OpenLoopSizing.warmup_p99(@warmup))
+        @sizing ? { connections: @sizing.connections } : { expected_latency_ms: DEFAULT_EXPECTED_S * 1000 }
       end
 
       # Count in a window when the engine can, no scenario picks the paths,
@@ -141,7 +172,8 @@ module Rackbench
 
       def warnings(record)
         cell = "#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}"
-        [client_warning(record, cell), stopped_warning(record, cell), growth_warning(record, cell)].compact
+        [client_warning(record, cell), stopped_warning(record, cell), growth_warning(record, cell),
+         @sizing&.note&.then { |n| "#{cell}: #{n}" }].compact
       end
 
       def client_warning(record, cell)

@@ -104,6 +104,7 @@ module Rackbench
         return unless steady || @config[:warmup].positive?
 
         url = url_of(endpoint)
+        ProcessControl::Affinity.pin(engine, @config[:cpus])
         @ctx.listener.warming_up(@setup, url)
         common = { url: url, timeout: @config[:timeout], log_path: File.join(@ctx.store.logs_dir, "warmup.log") }
         common[:scenario] = @ctx.plan.scenario if @ctx.plan.scenario
@@ -147,7 +148,7 @@ module Rackbench
 
       def boot_front
         front = Server::Front::Nginx.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir,
-                                         host: bind)
+                                         host: bind, cpus: @config[:cpus]&.server)
         @front = front
         front.start
         @ctx.store.append_setup("setup" => @setup.label, "repetition" => @rep, "status" => "ok", "front" => "nginx",
@@ -173,7 +174,8 @@ module Rackbench
                                                       dir: server_dir, env: @ctx.env.merge(@ctx.app.env, probe_env),
                                                       ready_path: ready_path, boot_timeout: @config[:boot_timeout],
                                                       stop_timeout: @config[:stop_timeout],
-                                                      host: @setup.front ? "127.0.0.1" : bind)
+                                                      host: @setup.front ? "127.0.0.1" : bind,
+                                                      cpus: @config[:cpus]&.server)
         @instance = instance
         instance.start
         @ctx.store.append_setup(setup_record(instance, boot_s: Clock.now - started))

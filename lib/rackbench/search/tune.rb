@@ -13,6 +13,7 @@ require_relative "tune/recommendation"
 require_relative "tune/config_writer"
 require_relative "tune/memory_round"
 require_relative "tune/confirm_round"
+require_relative "tune/edges"
 
 module Rackbench
   module Search
@@ -37,6 +38,7 @@ module Rackbench
     class Tune
       include MemoryRound
       include ConfirmRound
+      include Edges
 
       ROUNDS = 3
       METHOD = "successive halving with statistical ties kept (racing): round 1 probes every setup, " \
@@ -53,7 +55,8 @@ module Rackbench
       attr_reader :entries
 
       def initialize(lab:, journal:, deadline:, servers:, budget_mb:, slo:, endpoint:, cores:,
-                     max_workers: nil, puma_threads: Candidates::PUMA_THREADS, say: nil)
+                     max_workers: nil, puma_threads: Candidates::PUMA_THREADS, say: nil, edge_steps: Edges::MAX_STEPS)
+        @edge_steps = edge_steps # steps past the space's edges (Edges); 0: none
         @lab = lab
         @journal = journal
         @deadline = deadline
@@ -79,6 +82,7 @@ module Rackbench
         round1
         finalists = round2
         round3(finalists)
+        look_past_edges
         finish
       end
 
@@ -211,7 +215,7 @@ module Rackbench
         rec = rec.merge("config_files" => files.keys, "start_command" => winner && ConfigWriter.command(winner.setup),
                         "memory_budget_mb" => @budget_mb, "time_budget_s" => @deadline.seconds,
                         "elapsed_s" => @deadline.elapsed.round(1), "stopped" => @stopped, "method" => METHOD,
-                        "noise_band" => band.reference.round(4))
+                        "noise_band" => band.reference.round(4), "edges" => @edge)
         @journal.recommend(rec)
         rec
       end

@@ -111,7 +111,7 @@ class TuneSearchTest < Minitest::Test
       { "key" => "#{setup.label}|#{@calls.size}", "setup" => setup.label, "rps" => rps.round(2), "goodput_rps" => rps.round(2),
         "requests" => (rps * 2).round, "error_total" => 0, "loop" => open ? "open" : "closed", "valid" => valid,
         "invalid_reason" => valid ? nil : "achieved #{rps.round(1)} req/s",
-        "latency_ms" => { "p50" => p99 / 2, "p99" => p99.round(1) },
+        "latency_ms" => { "p50" => p99 / 2, "p99" => p99.round(1) }, "machine" => { "cpu_pct" => m(setup)[:cpu] },
         "memory" => { "pss_total_mb" => mb, "pss_per_worker_mb" => (mb - 20.0) / setup.workers, "pss_master_mb" => 20.0 } }
     end
   end
@@ -129,10 +129,14 @@ class TuneSearchTest < Minitest::Test
     def write_files(files) = @files = files
   end
 
-  # An IO-bound endpoint of 50 ms: throughput = workers x threads x 20 req/s.
+  # An IO-bound endpoint of 50 ms: throughput = workers x threads x 20 req/s,
+  # until the 2 cores are busy at CPU_CAP req/s (each process also costs a
+  # little CPU of its own).
+  CPU_CAP = 1600.0
   IO_BOUND = lambda do |setup|
-    cap = setup.workers * setup.threads * 20.0
-    { cap: cap, knee: cap * 0.9, p99: 80.0, mb: 20.0 + 12.0 * setup.workers + 0.5 * setup.threads * setup.workers }
+    cap = [setup.workers * setup.threads * 20.0, CPU_CAP - 40 * setup.workers].min
+    { cap: cap, knee: cap * 0.9, p99: 80.0, mb: 20.0 + 12.0 * setup.workers + 0.5 * setup.threads * setup.workers,
+      cpu: (200.0 * (cap + 40 * setup.workers) / CPU_CAP).round(1) }
   end
 
   def tune(model: IO_BOUND, seconds: 600, servers: %w[puma unicorn], budget: 2048, fail: [], journal: FakeJournal.new, **opts)
@@ -149,12 +153,13 @@ class TuneSearchTest < Minitest::Test
   end
 
   def test_io_bound_the_most_threads_and_workers_win_with_far_fewer_knee_searches
-    rec, journal, lab, lines, elapsed = tune
+    rec, journal, lab, lines, elapsed = tune(edge_steps: 0)
     assert_equal "puma x4:16", rec["setup"]
     assert_equal "confirmed", rec["evidence"]
     assert_equal 28, lab.calls.count { |k, _| k == :probe }, "2 footprint probes (also candidates), then one per other setup"
     assert_operator lab.calls.count { |k, _| k == :knee }, :<=, 3, "the bound spares most knee searches"
     assert_equal [1, 2, 3], journal.rows.select { |r| r["type"] == "round" }.map { |r| r["round"] }
+    assert_nil rec.dig("edges", "bracketed"), "no step past the edges was allowed"
     round1 = journal.rows.find { |r| r["type"] == "round" && r["round"] == 1 }
     assert_equal 28, round1["decisions"].size
     assert_operator round1["decisions"].count { |d| d["keep"] }, :<=, 16
@@ -170,6 +175,63 @@ class TuneSearchTest < Minitest::Test
     assert pareto.find { |r| r["setup"] == "puma x4:16" }["pareto"]
     assert pareto.find { |r| r["setup"] == "unicorn x1" }["pareto"], "the smallest footprint is on the front"
     refute pareto.find { |r| r["setup"] == "puma x4:1" }["pareto"], "x2:3 is faster and smaller"
+  end
+
+  # The winner x4:16 has the most threads searched, and throughput still
+  # rises with threads: x4:24 is probed, knee-searched and confirmed above
+  # it; x4:32 gains nothing as the cores are busy (CPU_CAP): bracketed by CPU.
+  def test_a_winner_on_the_thread_edge_is_searched_past_it_until_the_cpu_binds
+    rec, journal, lab, lines, elapsed = tune
+    assert_equal "puma x4:24", rec["setup"]
+    assert_equal "confirmed", rec["evidence"]
+    edges = rec["edges"]
+    assert_equal [true, "CPU"], edges.values_at("bracketed", "bound")
+    assert_equal ["puma x4:24", "puma x4:32"], edges["steps"].map { |s| s["setup"] }
+    assert_equal [%w[probe puma\ x4:24], %w[knee puma\ x4:24], %w[confirm puma\ x4:24], %w[probe puma\ x4:32]],
+                 lab.calls.select { |_, l| l.match?(/x4:(24|32)/) }.map { |k, l| [k.to_s, l] }.uniq
+    assert_match(/\Aoptimum bracketed \(bound: CPU\): puma x4:32 probed \d+ req\/s vs \d+: no gain beyond the noise band with the machine's CPU 100% busy; tried past the edge: puma x4:24, puma x4:32\z/, edges["note"])
+    assert_equal "edges", journal.rows.last["type"]
+    assert(lines.any? { |l| l == "edges: #{edges['note']}" })
+    assert_operator elapsed, :<=, 600
+  end
+
+  def test_without_time_to_look_past_the_edge_the_optimum_is_not_bracketed
+    rec, = tune(seconds: 150)
+    edges = rec["edges"]
+    assert_equal false, edges["bracketed"], edges["note"]
+    assert_equal "time budget", edges["bound"]
+    assert_match(/\Aoptimum NOT bracketed \(time budget\): puma x4:24 reached a higher knee \(\d+ req\/s\) but no time was left to confirm it; tried past the edge: puma x4:24\z/, edges["note"])
+    assert_equal "confirmed", rec["evidence"], "round 3 ran; only the step past the edge could not be confirmed"
+  end
+
+  # The knee search past the edge could not keep its schedule: the client,
+  # not the server, bound it, and the optimum is not called bracketed.
+  class SlippingLab < FakeLab
+    def knee(setup, **opts)
+      super.tap do |o|
+        next unless setup.threads > 16
+
+        o.records.each { |r| r.merge!("valid" => false, "invalid_reason" => "the load generator fell behind its schedule: sends late") }
+      end
+    end
+  end
+
+  def test_a_step_whose_knee_search_the_client_could_not_drive_is_not_bracketed
+    clock = [0.0]
+    deadline = Tune::Deadline.new(600, clock: -> { clock[0] })
+    lab = SlippingLab.new(IO_BOUND, clock)
+    lab.deadline = deadline
+    rec = Tune.new(lab: lab, journal: FakeJournal.new, deadline: deadline, servers: %w[puma], budget_mb: 2048,
+                   slo: Rackbench::Search::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2).call
+    assert_equal [false, "load generator"], rec["edges"].values_at("bracketed", "bound")
+    assert_match(/the knee search of puma x4:24 was limited by the load generator \(the load generator fell behind its schedule\)/, rec["edges"]["note"])
+  end
+
+  def test_the_user_max_workers_leaves_the_optimum_unbracketed_and_is_named
+    rec, = tune(servers: %w[unicorn], max_workers: 4)
+    assert_equal "unicorn x4", rec["setup"]
+    assert_equal [false, "--max-workers"], rec["edges"].values_at("bracketed", "bound")
+    assert_match(/unicorn x6 is past it: --max-workers 4/, rec["edges"]["note"])
   end
 
   # CPU-bound on 2 cores: every 2-worker setup saturates alike; with threads
@@ -220,13 +282,14 @@ class TuneSearchTest < Minitest::Test
   end
 
   def test_a_budget_for_round_one_and_one_knee_recommends_from_the_knee
-    rec, = tune(seconds: 110, servers: %w[unicorn])
+    rec, = tune(seconds: 110, servers: %w[unicorn], edge_steps: 0)
     assert_equal "unicorn x4", rec["setup"]
     assert_operator rec["elapsed_s"].to_f, :<=, 110
   end
 
   def test_failed_setups_are_dropped_with_their_reason_and_a_failed_server_is_left_out
-    rec, journal, _lab, lines = tune(servers: %w[puma unicorn], fail: ["unicorn x2", "puma x4:16"], puma_threads: [1, 16])
+    rec, journal, _lab, lines = tune(servers: %w[puma unicorn], fail: ["unicorn x2", "puma x4:16"], puma_threads: [1, 16],
+                                     edge_steps: 0)
     assert(lines.any? { |l| l == "memory: unicorn left out: unicorn x2: failed to boot (exit 1)" }, lines.join("\n"))
     round1 = journal.rows.find { |r| r["round"] == 1 }
     failed = round1["decisions"].find { |d| d["setup"] == "puma x4:16" }
@@ -262,7 +325,7 @@ class TuneSearchTest < Minitest::Test
     assert_equal rec, JSON.parse(File.read(File.join(dir, "recommendation.json")))
     assert_includes File.read(File.join(dir, "config", "puma.rb")), "\nworkers 2\n"
     rows = File.readlines(File.join(dir, "tune.jsonl")).map { |l| JSON.parse(l) }
-    assert_equal %w[footprint space round level], rows.map { |r| r["type"] }.uniq
+    assert_equal %w[footprint space round level edges], rows.map { |r| r["type"] }.uniq
     assert_equal [1, 2, 3], rows.select { |r| r["type"] == "round" }.map { |r| r["round"] }
     io = StringIO.new
     Rackbench::Report::TuneText.new(dir, io: io).render
@@ -273,6 +336,7 @@ class TuneSearchTest < Minitest::Test
     assert_match(/^\* puma x2:1 +\d+ +\d+ +44\.0  recommended$/, text)
     assert_match(/^. unicorn x1 .* dropped in round 1$/, text)
     assert_match(/^  puma x2:5: #2: holds the SLO in 3\/3 runs/, text)
+    assert_match(/^  edges: optimum NOT bracketed \(--max-workers\): puma x3:1 is past it: --max-workers 2$/, text)
     assert_match(/^round 1 \(closed-loop probe: 1-5 s at c = 2 x workers x threads/, text)
   end
 
@@ -290,7 +354,7 @@ class TuneSearchTest < Minitest::Test
 
   def test_a_knee_that_does_not_hold_over_longer_runs_is_confirmed_lower
     model = ->(s) { IO_BOUND.call(s).then { |m| m.merge(knee: m[:cap] * 1.1, held: m[:cap] * 0.95) } }
-    rec, journal, _lab, lines = tune(model: model, servers: %w[unicorn])
+    rec, journal, _lab, lines = tune(model: model, servers: %w[unicorn], edge_steps: 0)
     assert_equal "unicorn x4", rec["setup"]
     assert(lines.any? { |l| l.match?(%r{round 3/3: no finalist held the SLO at 88.0 req/s over 3.7 s; once more at 74.8 req/s}) }, lines.join("\n"))
     assert_match(/\Aunicorn x4 — 74.8 req\/s within p99 300 ms \(3\/3 runs of 3.7 s at 74.8 req\/s held it, p99 \d+ ms; its short-window knee, 88.0 req\/s, did not hold over 3.7 s\)/, rec["reason"])

@@ -48,6 +48,7 @@ module Rackbench
           end
           candidates, limits = Candidates.build(footprints: footprints, budget_mb: @budget_mb, cores: @cores,
                                                 max_workers: @max_workers, puma_threads: @puma_threads)
+          @limits = limits # Edges: how far the workers could go, and why
           limits.each { |l| @say.call("memory: #{l.note}") }
           @entries = candidates.map do |c|
             Entry.for(c).tap { |e| @seeds[e.label]&.then { |recs| e.add(recs, into: e.probes) } }

@@ -23,7 +23,8 @@ module Rackbench
 
         attr_reader :port, :child
 
-        def initialize(upstream_port:, port:, dir:, workers: 1, binary: BINARY, host: "127.0.0.1")
+        def initialize(upstream_port:, port:, dir:, workers: 1, binary: BINARY, host: "127.0.0.1", cpus: nil)
+          @cpus = cpus # --cpus: nginx runs on the server's set
           @host = host # the address nginx listens on (--bind); the upstream stays on 127.0.0.1
           @upstream_port = upstream_port
           @port = port
@@ -51,7 +52,7 @@ module Rackbench
           FileUtils.mkdir_p(File.join(@dir, "tmp"))
           File.write(config_path, config)
           @child = ProcessControl::Child.spawn([@binary, "-p", @dir, "-c", config_path, "-e", File.join(@dir, "error.log")],
-                                               log_path: File.join(@dir, "nginx.log"))
+                                               log_path: File.join(@dir, "nginx.log"), cpus: @cpus)
           wait_ready(Clock.now + timeout)
           self
         rescue StandardError

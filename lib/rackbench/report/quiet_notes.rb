@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+require_relative "../sampling/noise"
+
+module Rackbench
+  module Report
+    # What the terminal table says about how quiet the measurements were:
+    # "~" on a cell measured while other processes used more than
+    # Sampling::Noise::QUIET_PCT of a core (a trial's machine.foreign_pct),
+    # and whether server and load generator shared cores (--cpus).
+    module QuietNotes
+      FLAG = " ~"
+
+      module_function
+
+      def foreign?(trial)
+        pct = trial.dig("machine", "foreign_pct")
+        pct && pct > Sampling::Noise::QUIET_PCT
+      end
+
+      # The cell's flag ("" when every trial was quiet or not measured).
+      def flag(trials)
+        trials.any? { |t| foreign?(t) } ? FLAG : ""
+      end
+
+      def lines(trials)
+        out = []
+        busy = trials.select { |t| foreign?(t) }
+        if busy.any?
+          worst = busy.map { |t| t.dig("machine", "foreign_pct") }.max
+          out << "~ = measured under foreign load: other processes used more than #{Sampling::Noise::QUIET_PCT.round}% of " \
+                 "a core (#{busy.size} of #{trials.size} trial(s), up to #{worst.round}%); quiet the machine and measure again"
+        end
+        out << cores_line(trials)
+        out.compact
+      end
+
+      def cores_line(trials)
+        sets = trials.map { |t| t["cpus"] }.compact
+        return nil if sets.empty?
+
+        if sets.any? { |s| s["shared"] }
+          "Server and load generator shared the machine's cores (no --cpus): each took CPU from the other; " \
+            "separate them with --cpus auto"
+        else
+          s = sets.first
+          "Server on CPU #{s['server']}, load generator on CPU #{s['client']} (--cpus; #{s['rule']})."
+        end
+      end
+    end
+  end
+end
