@@ -34,7 +34,10 @@ module Rackbench
 
         # The section's part: the verdict table, then the two charts. figure: (id, caption) -> HTML.
         def content(endpoint, index, figure)
-          figures = [figure.call(self.class.queue_id(index), "Requests waiting (accept queue + server backlog) vs concurrency")]
+          figures = []
+          if queue_chart(endpoint, index) # a run stored without queue samples has no such chart
+            figures << figure.call(self.class.queue_id(index), "Requests waiting (accept queue + server backlog) vs concurrency")
+          end
           level = top_level(endpoint)
           if balance_chart(endpoint, index)
             figures << figure.call(self.class.balance_id(index),
