@@ -16,8 +16,9 @@ module Rackbench
     #   (crowded) other processes (a shared machine) left the server less than
     #             MIN_ROOM of one core: CPU tells nothing, so gvl, cpu and under
     #             are not decided ("unknown" instead), and busy says so.
-    #   gvl       a process with several threads ran near one core (NEAR_CORE of
-    #             one core, or of what the machine left the server), had more
+    #   gvl       (MRI only) a process with several threads ran near one core
+    #             (NEAR_CORE of one core, or of what the machine left the server,
+    #             and not over OVER_CORE of it), had more
     #             than one request in flight, and the setup has fewer processes
     #             than cores: more processes would use the idle cores.
     #   cpu       the server used CPU_ROOM of the CPU it could have had (cores
@@ -39,6 +40,7 @@ module Rackbench
         client_share: 0.25, # the runner's warning (Runner::Measurement::CLIENT_SHARE_LIMIT): on 2 cores half a core
         saturated: 0.9,     # machine busy share that leaves a process waiting for a core
         near_core: 0.7,     # one core minus the noise of 10 ms CPU ticks and a shared machine
+        over_core: 1.2,     # a process above this share of one core runs Ruby on several cores: no GVL holds it
         cpu_room: 0.8,      # of the CPU left to the server: what a CPU-bound server reaches with GC and I/O gaps
         queue_share: 0.2,   # mean requests waiting over the concurrency: a queue that is there most of the time
         busy_share: 0.9,    # busy slots over all slots
@@ -136,6 +138,9 @@ module Rackbench
         busiest = @m.busiest or return nil
         near = T[:near_core] * [100.0, @m.room].min
         return nil unless @m.threads > 1 && busiest >= near && @m.processes < @m.cores && @m.in_flight_per_process > 1
+        # Only MRI has a GVL: JRuby runs threads on every core (its JIT and GC
+        # threads too), so a JVM near or over one core is not GVL-bound.
+        return nil if busiest > T[:over_core] * 100.0 || @t["setup"].to_s.include?(" on jruby")
 
         ["gvl", "#{@m.processes == 1 ? 'the one process' : 'its busiest process'} used #{pct(busiest)} of one core " \
                 "with #{fmt(@m.in_flight_per_process)} requests in flight for its #{@m.threads} threads, " \

@@ -53,6 +53,14 @@ class VerdictTest < Minitest::Test
                  "one request in flight cannot wait for the GVL"
   end
 
+  def test_no_gvl_on_jruby_or_above_one_core
+    gvl_like = { c: 16, workers: 1, threads: 16, waiting: 3.0, backlog: 3.0, busy_threads: 9.0 }
+    refute_equal "gvl", verdict(trial(**gvl_like, server: 100.0, busiest: 100.0, "setup" => "puma x1:16 on jruby")).kind,
+                 "JRuby has no GVL"
+    refute_equal "gvl", verdict(trial(**gvl_like, server: 139.0, busiest: 139.0)).kind,
+                 "a process over one core is not held by a GVL"
+  end
+
   def test_two_processes_on_two_cores_are_cpu_bound_not_gvl_bound
     v = verdict(trial(workers: 2, threads: 5, server: 185.0, busiest: 93.0, waiting: 6.0, client: 5.0))
     assert_equal "cpu", v.kind, v.text
