@@ -33,7 +33,7 @@ require "rackbench/process/child"
 require "rackbench/process/affinity"
 require "rackbench/ports"
 require "rackbench/sampling/noise"
-require "rackbench/server/http_probe"
+require "rackbench/process/http_probe"
 
 RATE = Float(ARGV.fetch(0, 4000))
 SECONDS = Float(ARGV.fetch(1, 5))
@@ -86,7 +86,7 @@ Dir.mktmpdir("rackbench-light") do |dir|
   nginx = Rackbench::ProcessControl::Child.spawn([NGINX, "-p", dir, "-c", "#{dir}/nginx.conf"],
                                                 log_path: "#{dir}/nginx.log", cpus: SPLIT&.server)
   begin
-    sleep 0.05 until Rackbench::Server::HttpProbe.get("127.0.0.1", port, "/index.html")
+    sleep 0.05 until Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", port, "/index.html")
     url = "http://127.0.0.1:#{port}/index.html"
     engine = Rackbench::Load::WrkOpenLoop.new
     engine.cpus = SPLIT&.client
