@@ -55,6 +55,9 @@ module Rackbench
         end
       end
 
+      # A load generator that did not exit by its deadline (stopped).
+      class Hung < Error; end
+
       # Runs argv to completion and returns what it wrote to log_path during
       # this run (log_path is appended to, so earlier content is skipped).
       # On a non-zero exit, raises Error with the message the block makes of
@@ -64,7 +67,7 @@ module Rackbench
         child = ProcessControl::Child.spawn(argv, env: env, log_path: log_path, chdir: chdir, cpus: @cpus)
         finished = child.wait(deadline_s)
         child.stop("TERM", timeout: 5) unless finished
-        raise Error, "#{program} did not finish within #{deadline_s} s (duration + timeout + #{GRACE_S} s); " \
+        raise Hung, "#{program} did not finish within #{deadline_s} s (duration + timeout + #{GRACE_S} s); " \
                      "stopped it; see #{log_path}" unless finished
 
         output = File.read(log_path, mode: "rb").byteslice(offset..).to_s.scrub
