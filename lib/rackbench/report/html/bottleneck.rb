@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "escape"
+require_relative "cell_table"
 require_relative "../../stats/verdict"
 
 module Rackbench
@@ -15,6 +16,7 @@ module Rackbench
       # bar per setup, one segment per worker, busiest first).
       class Bottleneck
         include Escape
+        include CellTable
 
         WORKER_COLORS = %w[#0072B2 #E69F00 #009E73 #CC79A7 #56B4E9 #D55E00 #7F7F7F #332288].freeze
 
@@ -47,13 +49,7 @@ module Rackbench
         end
 
         def verdict_table(endpoint)
-          levels = @data.cells.levels(endpoint)
-          head = "<tr><th scope=\"col\">setup</th>#{levels.map { |c| "<th scope=\"col\">#{h(@data.cells.level_label(c))}</th>" }.join}</tr>"
-          rows = @data.cells.setups(endpoint).map do |setup|
-            cells = levels.map { |c| "<td class=\"verdict\">#{verdict_cell(@data.cells[endpoint, setup, c])}</td>" }.join
-            "<tr><th scope=\"row\">#{h(setup)}</th>#{cells}</tr>"
-          end
-          "<table class=\"verdicts\"><thead>#{head}</thead><tbody>#{rows.join}</tbody></table>"
+          cell_table(endpoint, "verdicts", td_class: "verdict") { |cell| verdict_cell(cell) }
         end
 
         private

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "escape"
+require_relative "cell_table"
 require_relative "../number_format"
 require_relative "../../stats/welch"
 require_relative "../../search/slo"
@@ -13,6 +14,7 @@ module Rackbench
       # through Escape.h.
       class Sections
         include Escape
+        include CellTable
 
         # capacity: the run is a capacity search (see Html): its trials are
         # levels a search chose, not cells with repetitions.
@@ -23,13 +25,7 @@ module Rackbench
 
         # Per endpoint: setups x levels, "median req/s [95% CI] · mean / p99".
         def numbers_table(endpoint)
-          levels = @data.cells.levels(endpoint)
-          head = "<tr><th scope=\"col\">setup</th>#{levels.map { |c| "<th scope=\"col\">#{h(@data.cells.level_label(c))}</th>" }.join}</tr>"
-          rows = @data.cells.setups(endpoint).map do |setup|
-            cells = levels.map { |c| "<td>#{number_cell(@data.cells[endpoint, setup, c])}</td>" }.join
-            "<tr><th scope=\"row\">#{h(setup)}</th>#{cells}</tr>"
-          end
-          "<table class=\"numbers\"><thead>#{head}</thead><tbody>#{rows.join}</tbody></table>"
+          cell_table(endpoint, "numbers") { |cell| number_cell(cell) }
         end
 
         def warnings
