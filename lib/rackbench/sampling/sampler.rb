@@ -60,7 +60,8 @@ module Rackbench
       #   entries), called at EVERY sample, so it must be cheap; use it when
       #   the load generator starts after the sampler (descendants not followed).
       def initialize(roles:, client: nil, interval: DEFAULT_INTERVAL, memory_interval: MEMORY_INTERVAL,
-                     discover_interval: DISCOVER_INTERVAL, proc_root: "/proc", clock: Clock, cores: Etc.nprocessors)
+                     discover_interval: DISCOVER_INTERVAL, proc_root: "/proc", clock: Clock, cores: Etc.nprocessors,
+                     budget: BUDGET)
         raise ArgumentError, "interval must be positive, got #{interval.inspect}" unless interval.to_f.positive?
 
         @roles = roles
@@ -68,6 +69,7 @@ module Rackbench
         @interval = interval.to_f
         @base = { memory: memory_interval.to_f, discover: discover_interval.to_f }
         @period = @base.dup
+        @budget = budget.to_f
         @last = {}
         @proc_root = proc_root
         @stats = ProcStat::Handles.new(proc_root: proc_root)
@@ -178,12 +180,12 @@ module Rackbench
         @last[what].nil? || now - @last[what] >= @period[what] - @interval / 2
       end
 
-      # Runs a costly pass and stretches its period so it stays within BUDGET of one core.
+      # Runs a costly pass and stretches its period so it stays within the budget (BUDGET) of one core.
       def budgeted(what, now)
         cpu = thread_cpu
         result = yield
         @last[what] = now
-        @period[what] = [@base[what], (thread_cpu - cpu) / BUDGET].max
+        @period[what] = [@base[what], (thread_cpu - cpu) / @budget].max
         result
       end
 

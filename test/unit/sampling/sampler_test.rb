@@ -38,8 +38,11 @@ class SamplerTest < Minitest::Test
     FileUtils.rm_rf("#{@root}/#{pid}")
   end
 
-  def sampler(roles, client: nil)
-    Sampler.new(roles: roles, client: client, interval: 0.1, proc_root: @root, clock: @clock, cores: 2)
+  # budget: unlimited by default, so the periods under test do not depend on
+  # how much CPU this machine's other work leaves the test (CI saw memory read
+  # at 0 and 1.5 s when one smaps pass took over 2 ms of CPU).
+  def sampler(roles, client: nil, budget: Float::INFINITY)
+    Sampler.new(roles: roles, client: client, interval: 0.1, proc_root: @root, clock: @clock, cores: 2, budget: budget)
   end
 
   def test_cpu_per_role_and_memory_from_the_proc_files
@@ -71,6 +74,16 @@ class SamplerTest < Minitest::Test
     assert_equal 2, calls, "at 0 s and 2 s"
     s.sample(memory: true)
     assert s.summary.samples.last.readings.all?(&:pss)
+  end
+
+  def test_a_pass_over_its_budget_stretches_its_period
+    s = sampler(-> { { "master" => [100], "worker" => [101, 102] } }, budget: 1e-9)
+    21.times do
+      s.sample
+      @clock.advance(0.1)
+    end
+    with_memory = s.summary.samples.count { |x| x.readings.all?(&:pss) }
+    assert_equal 1, with_memory, "any CPU spent reading smaps is over a budget of 1e-9, so the period grows past 2 s"
   end
 
   def test_a_vanished_process_triggers_discovery_in_the_same_sample
