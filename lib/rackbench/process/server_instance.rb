@@ -7,6 +7,7 @@ require_relative "../sampling/sockets"
 require_relative "../clock"
 require_relative "../error"
 require_relative "http_probe"
+require_relative "log_cap"
 require_relative "../server/error_line"
 
 module Rackbench
@@ -56,6 +57,7 @@ module Rackbench
         @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }))
         @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env),
                                                     chdir: File.dirname(@app), log_path: log_path, cpus: @cpus)
+        @log_cap = LogCap.new([log_path] + @adapter.log_files(@dir)).start
         deadline = Clock.now + @boot_timeout
         wait_ready(deadline)
         wait_workers(deadline)
@@ -87,6 +89,7 @@ module Rackbench
 
         Thread.handle_interrupt(Interrupted => :never) do
           @child.stop(@adapter.graceful_signal, timeout: @stop_timeout, also: processes)
+          @log_cap&.stop
         end
       end
 

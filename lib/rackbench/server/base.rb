@@ -123,6 +123,12 @@ module Rackbench
         []
       end
 
+      # Log files the server writes itself in dir, beside the server.log its
+      # output goes to (ProcessControl::LogCap keeps them all under a limit).
+      def log_files(_dir)
+        []
+      end
+
       # True when the server's log says its workers will not start (the app
       # failed to load in them and the server does not retry on its own).
       def spawn_failed?(_log)

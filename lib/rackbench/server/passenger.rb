@@ -67,8 +67,12 @@ module Rackbench
          "--ruby", ruby, "--min-instances", setup.workers.to_s, "--max-pool-size", setup.workers.to_s,
          "--spawn-method", setup.preload ? "smart" : "direct",
          "--disable-security-update-check", "--disable-anonymous-telemetry",
-         "--log-file", File.join(dir, "passenger.log"), "--pid-file", pid_file(dir),
+         "--log-file", log_files(dir).first, "--pid-file", pid_file(dir),
          "--no-friendly-error-pages"]
+      end
+
+      def log_files(dir)
+        [File.join(dir, "passenger.log")]
       end
 
       # The watchdog's pid; its tree holds the core and the app processes.

@@ -2,6 +2,7 @@
 
 require "fileutils"
 require_relative "../../process/child"
+require_relative "../../process/log_cap"
 require_relative "../error_line"
 require_relative "../../sampling/process_tree"
 require_relative "../../sampling/sockets"
@@ -53,6 +54,7 @@ module Rackbench
           File.write(config_path, config)
           @child = ProcessControl::Child.spawn([@binary, "-p", @dir, "-c", config_path, "-e", File.join(@dir, "error.log")],
                                                log_path: File.join(@dir, "nginx.log"), cpus: @cpus)
+          @log_cap = ProcessControl::LogCap.new([File.join(@dir, "error.log"), File.join(@dir, "nginx.log")]).start
           wait_ready(Clock.now + timeout)
           self
         rescue StandardError
@@ -70,6 +72,7 @@ module Rackbench
 
         def stop
           @child&.stop("QUIT", timeout: 5)
+          @log_cap&.stop
         end
 
         # A path as an nginx string: double-quoted, so spaces and semicolons in

@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require_relative "../clock"
+
+module Rackbench
+  module ProcessControl
+    # Keeps a log that a child process appends to under a size limit, keeping
+    # its head and its tail: a server that logs every request (or loops
+    # printing an error) can write hundreds of MB in seconds, and the run
+    # directory is something a team commits.
+    #
+    # Method: a thread looks at the file's size every `interval` (0.5 s,
+    # monotonic clock). Over `limit`, it reads the last `tail` bytes,
+    # truncates the file to its first `head` bytes, and appends a marker line
+    # saying how much was cut, then the saved tail. The child opened the log
+    # with O_APPEND (Child.spawn), so its next write lands at the new end;
+    # our append is O_APPEND too, so the two never overwrite each other.
+    # Limits: between two looks the file can grow by whatever the child
+    # writes in one interval; lines written between reading the tail and
+    # truncating are lost with the middle; the cut can split a line.
+    class LogCap
+      LIMIT = 8 * 1024 * 1024
+      HEAD = 1024 * 1024
+      TAIL = 1024 * 1024
+      INTERVAL = 0.5
+
+      attr_reader :cut_bytes
+
+      def initialize(paths, limit: LIMIT, head: HEAD, tail: TAIL, interval: INTERVAL)
+        raise ArgumentError, "head + tail (#{head + tail}) must be below the limit (#{limit})" unless head + tail < limit
+
+        @paths = Array(paths)
+        @limit = limit
+        @head = head
+        @tail = tail
+        @interval = interval
+        @cut_bytes = 0
+      end
+
+      def start
+        @stopping = false
+        @thread = Thread.new do
+          until @stopping
+            check
+            sleep @interval
+          end
+        end
+        @thread.report_on_exception = false
+        self
+      end
+
+      # Stops the thread after one last look.
+      def stop
+        @stopping = true
+        @thread&.wakeup rescue nil
+        @thread&.join
+        @thread = nil
+        check
+        self
+      end
+
+      # One look at every file (the thread calls this; public for tests).
+      def check
+        @paths.each { |path| cut(path) }
+      end
+
+      private
+
+      def cut(path)
+        size = File.size?(path) or return
+        return if size <= @limit
+
+        tail = File.open(path, "rb") do |f|
+          f.seek(size - @tail)
+          f.read(@tail)
+        end
+        File.truncate(path, @head)
+        dropped = size - @head - tail.bytesize
+        @cut_bytes += dropped
+        File.open(path, "ab") do |f|
+          f.write("\n[rackbench: #{dropped} bytes of this log cut here to keep it under #{@limit / 1024 / 1024} MB " \
+                  "(#{@cut_bytes} bytes in all); its first and last MB are kept]\n", tail)
+        end
+      rescue SystemCallError, IOError
+        nil # the file went (the server directory was removed): nothing to cap
+      end
+    end
+  end
+end
