@@ -69,6 +69,44 @@ class FaultServerTest < Minitest::Test
     assert_match(/no response in the whole trial/, trial["notes"].join)
   end
 
+  # Every 50th request never ends: with four threads and four connections
+  # the server answers 196 requests and then holds the last four until the
+  # trial ends. wrk itself reports 196 requests and no error.
+  HANGS_EVERY_50TH = <<~RUBY
+    count = 0
+    lock = Mutex.new
+    run lambda { |_env|
+      n = lock.synchronize { count += 1 }
+      sleep 600 if (n % 50).zero?
+      [200, { "content-type" => "text/plain", "content-length" => "2" }, ["ok"]]
+    }
+  RUBY
+
+  def test_requests_that_hang_after_answers_are_counted_as_timeouts
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", app(HANGS_EVERY_50TH), "-s", "puma x1:4", "-e", "/", "-c", "4", "-d", "2",
+                    "--warmup", "0", "--no-verify", "--stop-timeout", "2", "-o", out)
+    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
+    trial = read_trials(out).first
+    assert_equal 196, trial["requests"], trial.inspect
+    assert_equal 4, trial["unanswered"]
+    assert_equal 4, trial["errors"]["timeout"]
+    assert_in_delta 4.0 / 200, trial["error_rate"], 1e-6
+    assert_match(/4 request\(s\) still unanswered when the trial ended/, trial["notes"].join)
+  end
+
+  def test_requests_that_hang_in_the_open_loop_are_counted_as_timeouts
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", app(HANGS_EVERY_50TH), "-s", "puma x1:4", "-e", "/", "--rate", "200", "-d", "3",
+                    "--connections", "8", "--warmup", "0", "--no-verify", "--stop-timeout", "2", "-o", out)
+    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
+    trial = read_trials(out).first
+    assert_equal 196, trial["requests"], trial.inspect
+    assert_operator trial["unanswered"], :>=, 4, "the four held by the server, and those queued behind them"
+    assert_operator trial["unanswered"], :<=, 8, "one per connection at most"
+    assert_equal trial["unanswered"], trial["errors"]["timeout"]
+  end
+
   def test_the_port_taken_by_another_process
     squatter = TCPServer.new("127.0.0.1", 0)
     out = File.join(tmpdir, "run")

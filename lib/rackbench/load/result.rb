@@ -23,6 +23,12 @@ module Rackbench
     #   planned           sends planned over duration_s (target_rate x duration_s)
     #   in_flight         requests still unanswered when the load generator
     #                     stopped (in latency_ms as lower bounds)
+    #   unanswered_ms     how long each request still unanswered when the
+    #                     load generator stopped had waited (ms); wrk counts
+    #                     a timeout only when a late answer arrives, so
+    #                     Runner::Errors counts the hung ones. Closed loop:
+    #                     set by the runner (Sampling::Unanswered). nil: not
+    #                     known.
     #   unsent            planned sends that never went out because their
     #                     connection was busy to the end (lower bounds too)
     #   schedule_slip_ms  {"mean", "max" (ms), "sends", "late" (sends over
@@ -44,7 +50,7 @@ module Rackbench
     # its level, requests, achieved rate, schedule slip, client CPU, valid).
     Result = Struct.new(:engine, :requests, :duration_s, :bytes, :errors, :latency_ms, :loop, :command,
                         :service_ms, :target_rate, :achieved_rate, :connections, :planned, :in_flight, :unsent,
-                        :schedule_slip_ms, :valid, :invalid_reason, :window, :hosts,
+                        :schedule_slip_ms, :valid, :invalid_reason, :window, :hosts, :unanswered_ms,
                         keyword_init: true) do
       def rps
         duration_s.positive? ? requests / duration_s : 0.0

@@ -16,7 +16,9 @@ module Rackbench
     # (duration_s) and milliseconds (latency_ms, service_ms,
     # schedule_slip_ms). Latency figures are nil when nothing was timed.
     # requests counts answered requests; in-flight and never-sent ones are
-    # in latency_ms as lower bounds but not in requests.
+    # in latency_ms as lower bounds but not in requests; unanswered_ms holds
+    # the in-flight requests' ages when wrk stopped (Runner::Errors counts
+    # the hung ones as timeouts, which wrk never does).
     module WrkOpenOutput
       extend WrkLine
 
@@ -46,7 +48,15 @@ module Rackbench
                    service_ms: latency(json, "service_us"), target_rate: target, achieved_rate: achieved,
                    connections: count(json, "connections"), planned: count(json, "planned"),
                    in_flight: count(json, "in_flight"), unsent: count(json, "unsent"), schedule_slip_ms: slip,
-                   valid: valid, invalid_reason: reason)
+                   valid: valid, invalid_reason: reason, unanswered_ms: unanswered(json))
+      end
+
+      # nil when unknown (a script without the ages).
+      def unanswered(json)
+        ages = json["in_flight_age_us"]
+        return nil unless ages.is_a?(Array) && ages.all?(Numeric)
+
+        ages.map { |us| (us / 1000.0).round(3) }
       end
 
       def rate(json)
@@ -63,7 +73,7 @@ module Rackbench
           "queued" => count(json, "queued") }
       end
 
-      private_class_method :rate, :slip
+      private_class_method :rate, :slip, :unanswered
     end
   end
 end

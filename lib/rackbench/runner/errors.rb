@@ -33,10 +33,11 @@ module Rackbench
       # Failed requests / requests tried, each counted once: wrk's requests
       # are responses (a status error or a late response is one of them);
       # connect, write and read failures got no response, so they add to the
-      # requests tried. Over the whole run (responses: every response wrk
-      # read, not only those in a throughput window).
-      def error_rate(server_failures, responses, errors)
-        answered = errors["status"].to_i + errors["timeout"].to_i
+      # requests tried, and so do the unanswered requests counted as
+      # timeouts (Unanswered). Over the whole run (responses: every response
+      # wrk read, not only those in a throughput window).
+      def error_rate(server_failures, responses, errors, unanswered: 0)
+        answered = errors["status"].to_i + errors["timeout"].to_i - unanswered
         tried = responses + [server_failures - answered, 0].max
         tried.positive? ? [server_failures.to_f / tried, 1.0].min : 0.0
       end
@@ -52,19 +53,47 @@ module Rackbench
         result.rps * ok / responses
       end
 
-      # wrk counts a timeout only when a late response finally arrives, so a
-      # server that answers nothing gives 0 requests and 0 errors. Then each
-      # of the trial's connections had a request outstanding for the whole
-      # trial: count those as timeouts (a lower bound).
-      def with_unanswered(errors, result, concurrency)
-        return errors unless result.requests.zero? && KINDS.sum { |k| errors[k].to_i }.zero?
+      # Requests still unanswered when the trial ended. wrk counts a timeout
+      # only when a late answer finally arrives, so a request the server
+      # never finishes is counted nowhere. One still waiting when the trial
+      # ended (Load::Result#unanswered_ms: each one's wait) is counted as a
+      # timeout when it had waited longer than the timeout, or longer than
+      # HUNG_MEDIANS times the trial's median latency and at least
+      # HUNG_FLOOR_MS: a server still working answers the requests it holds
+      # within a few medians (a trial cut mid-request holds waits below one
+      # or two), so a wait of 20 medians is a request the server stopped
+      # serving. A stop-the-world pause under a second stays below the floor.
+      # With no waits known (an engine or host that cannot tell) a trial
+      # with no response at all counts each connection's request (a lower bound).
+      HUNG_FLOOR_MS = 1000.0
+      HUNG_MEDIANS = 20
 
-        errors.merge("timeout" => concurrency)
+      Unanswered = Struct.new(:errors, :count, :note)
+
+      def with_unanswered(errors, result, concurrency, timeout_s)
+        nothing = result.requests.zero? && KINDS.sum { |k| errors[k].to_i }.zero?
+        limit = hung_limit_ms(result, timeout_s)
+        n = result.unanswered_ms&.count { |ms| ms > limit }
+        if nothing && concurrency.positive?
+          count = [n.to_i, concurrency].max
+          return Unanswered.new(errors.merge("timeout" => count), count,
+                                "no response in the whole trial: each connection's request is counted as a timeout (a lower bound)")
+        end
+        return Unanswered.new(errors, 0, nil) unless n&.positive?
+
+        Unanswered.new(errors.merge("timeout" => errors["timeout"].to_i + n), n,
+                       "#{n} request(s) still unanswered when the trial ended had waited over " \
+                       "#{format('%g', (limit / 1000.0).round(3))} s (the timeout, or #{HUNG_MEDIANS}x the median latency " \
+                       "and at least #{format('%g', HUNG_FLOOR_MS / 1000)} s): counted as timeouts")
       end
 
-      def notes(verification, unanswered: false)
-        notes = []
-        notes << "no response in the whole trial: each connection's request is counted as a timeout (a lower bound)" if unanswered
+      def hung_limit_ms(result, timeout_s)
+        median = result.latency_ms.is_a?(Hash) ? result.latency_ms["p50"].to_f : 0.0
+        [(timeout_s || Float::INFINITY).to_f * 1000, [HUNG_FLOOR_MS, HUNG_MEDIANS * median].max].min
+      end
+
+      def notes(verification, unanswered: nil)
+        notes = [unanswered].compact
         return notes unless verification&.connection_close
 
         notes << "the server closes each connection (no keep-alive): wrk times from the request's first byte, " \

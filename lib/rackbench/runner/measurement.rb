@@ -10,6 +10,7 @@ require_relative "health_check"
 require_relative "diagnostics"
 require_relative "../process/affinity"
 require_relative "../sampling/noise"
+require_relative "../sampling/unanswered"
 require_relative "../load/open_loop_sizing"
 require_relative "../workload/arena"
 require "uri"
@@ -66,14 +67,19 @@ module Rackbench
         health = health_check&.start
         diagnostics = Diagnostics.for(instance: @instance, front: @front)&.start
         own = [Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID), Clock.now]
+        waits = unanswered_watch&.start
         begin
           result = drive(log)
         ensure
           # Every thread ends, even on a signal meanwhile.
-          summary, checks = Thread.handle_interrupt(Interrupted => :never) { [sampler&.stop, health&.stop, diagnostics&.stop] }
+          summary, checks = Thread.handle_interrupt(Interrupted => :never) do
+            waits&.stop
+            [sampler&.stop, health&.stop, diagnostics&.stop]
+          end
         end
+        result.unanswered_ms ||= waits&.ages_ms
         record = TrialRecord.build(@trial, result, started_at: started_at, log: File.basename(log),
-                                                   verification: @verification)
+                                                   verification: @verification, timeout_s: @config[:timeout])
         merge_sampler(record, summary.to_h) if summary
         merge_sampler(record, diagnostics.fields(summary)) if diagnostics
         foreign!(record, own)
@@ -111,6 +117,14 @@ module Rackbench
         ours = wall.positive? ? 100.0 * (Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - own[0]) / wall : 0
         record["machine"]["rackbench_pct"] = ours.round(1)
         record["machine"]["foreign_pct"] = Rackbench::Sampling::Noise.foreign_pct(record, ours)
+      end
+
+      # Closed loop only: the open-loop script knows its own in-flight
+      # requests' waits, and its idle connections would look hung.
+      def unanswered_watch
+        return nil if @trial.rate
+
+        Rackbench::Sampling::Unanswered.new(port: URI(@url).port, pids: -> { Sampling.client_pids })
       end
 
       def health_check

@@ -13,9 +13,12 @@ module Rackbench
 
       module_function
 
-      def build(trial, result, started_at:, log:, verification: nil)
+      # timeout_s: the trial's --timeout (requests still unanswered at the end
+      # are judged against it, Errors.with_unanswered).
+      def build(trial, result, started_at:, log:, verification: nil, timeout_s: nil)
         setup = trial.setup
-        errors = Errors.with_unanswered(result.errors, result, trial.concurrency || result.connections.to_i)
+        unanswered = Errors.with_unanswered(result.errors, result, trial.concurrency || result.connections.to_i, timeout_s)
+        errors = unanswered.errors
         classified = Errors.classify(errors, verification, server: setup.server)
         {
           "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
@@ -27,9 +30,11 @@ module Rackbench
           "latency_ms" => result.latency_ms.slice(*LATENCY_KEYS).transform_values { |v| v&.round(3) },
           "goodput_rps" => Errors.goodput(result).round(2),
           "errors" => errors, "error_total" => classified["server_failures"],
-          "error_rate" => Errors.error_rate(classified["server_failures"], result.responses, errors).round(6),
+          "error_rate" => Errors.error_rate(classified["server_failures"], result.responses, errors,
+                                            unanswered: unanswered.count).round(6),
+          "unanswered" => unanswered.count,
           "error_artifacts" => classified["artifacts"], "verified" => !verification.nil?,
-          "notes" => Errors.notes(verification, unanswered: !errors.equal?(result.errors)),
+          "notes" => Errors.notes(verification, unanswered: unanswered.note),
           "command" => result.command, "log" => log
         }.merge(throughput(result), open_loop(result), load_hosts(result))
       end

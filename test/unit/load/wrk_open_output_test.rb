@@ -69,6 +69,16 @@ class WrkOpenOutputTest < Minitest::Test
     assert_match(/\Aachieved 32\.7 req\/s, 65\.3% of the 50 req\/s target/, result.invalid_reason)
   end
 
+  # The script lists each in-flight request's wait at the stop (ages in
+  # us); recordings made before it did give nil: not known.
+  def test_the_waits_of_requests_in_flight_at_the_end
+    text = File.read(File.join(FIXTURES, "server_stopped_at_end.txt"))
+    assert_nil WrkOpenOutput.parse(text).unanswered_ms
+    with_ages = text.sub('"in_flight":2,', '"in_flight":2,"in_flight_age_us":[1000066,998001],')
+    refute_equal text, with_ages
+    assert_equal [1000.066, 998.001], WrkOpenOutput.parse(with_ages).unanswered_ms
+  end
+
   def test_no_answer_at_all
     result = parse("server_stopped_throughout.txt")
     assert_equal 0, result.requests

@@ -60,4 +60,54 @@ class RunnerErrorsTest < Minitest::Test
     assert_in_delta 50.0, Rackbench::Runner::Errors.goodput(r)
     assert_in_delta 52.5, r.rps
   end
+
+  def result(requests:, ages:, p50: 2.0, errors: ERRS.merge("timeout" => 0, "status" => 0, "read" => 0))
+    Rackbench::Load::Result.new(requests: requests, duration_s: 3.0, errors: errors, latency_ms: { "p50" => p50 },
+                                unanswered_ms: ages)
+  end
+
+  def with_unanswered(res, timeout_s: 30, concurrency: 4)
+    Rackbench::Runner::Errors.with_unanswered(res.errors, res, concurrency, timeout_s)
+  end
+
+  # A server that answered 196 requests and then hung the four connections:
+  # wrk saw 196 answers and no error.
+  def test_requests_hung_at_the_end_are_counted_as_timeouts
+    u = with_unanswered(result(requests: 196, ages: [2900.0, 2850.0, 2700.0, 2650.0]))
+    assert_equal 4, u.count
+    assert_equal 4, u.errors["timeout"]
+    assert_match(/4 request\(s\) still unanswered when the trial ended had waited over 1 s/, u.note)
+  end
+
+  def test_requests_cut_by_the_end_of_a_healthy_trial_are_not
+    u = with_unanswered(result(requests: 5000, ages: [1.5, 3.9, 0.2, 4.1]))
+    assert_equal 0, u.count
+    assert_nil u.note
+    assert_equal 0, u.errors["timeout"]
+  end
+
+  def test_a_slow_endpoints_wait_is_judged_against_its_own_median
+    slow = result(requests: 30, ages: [1500.0, 2500.0], p50: 100.0)
+    assert_equal 1, with_unanswered(slow).count, "over 20 x 100 ms = 2 s: hung; 1.5 s: still being served"
+    assert_equal 2, with_unanswered(slow, timeout_s: 1).count, "over the timeout is a timeout whatever the median"
+  end
+
+  def test_no_answer_at_all_counts_every_connection_even_without_waits
+    u = with_unanswered(result(requests: 0, ages: nil))
+    assert_equal 4, u.errors["timeout"]
+    assert_match(/no response in the whole trial/, u.note)
+    rate = Rackbench::Runner::Errors.error_rate(4, 0, u.errors, unanswered: u.count)
+    assert_in_delta 1.0, rate, 1e-12, "every request tried failed"
+  end
+
+  def test_unanswered_requests_add_to_the_requests_tried
+    u = with_unanswered(result(requests: 196, ages: [2900.0] * 4))
+    assert_in_delta 4.0 / 200, Rackbench::Runner::Errors.error_rate(4, 196, u.errors, unanswered: u.count), 1e-12
+  end
+
+  def test_unknown_waits_change_nothing_when_answers_came
+    u = with_unanswered(result(requests: 196, ages: nil))
+    assert_equal 0, u.count
+    assert_equal 0, u.errors["timeout"]
+  end
 end

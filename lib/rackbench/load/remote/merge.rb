@@ -84,6 +84,7 @@ module Rackbench
           merged.target_rate = results.sum(&:target_rate)
           merged.achieved_rate = merged.requests / duration.to_f
           %i[connections planned in_flight unsent].each { |k| merged[k] = results.sum { |r| r[k].to_i } }
+          merged.unanswered_ms = results.all?(&:unanswered_ms) ? results.flat_map(&:unanswered_ms) : nil
           merged.schedule_slip_ms = slip(results.map(&:schedule_slip_ms))
           merged.valid = true
         end

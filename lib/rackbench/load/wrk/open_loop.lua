@@ -356,6 +356,7 @@ function done(summary, latency, requests)
   local lat_h, svc_h = merged(), merged()
   local t = { planned = 0, sent = 0, completed = 0, retries = 0, queued = 0, extra = 0, in_flight = 0,
               unsent = 0, slip_n = 0, slip_sum = 0, slip_max = 0, slip_over = 0, early = 0, in_tail = 0 }
+  local ages = {} -- each in-flight request's age at stop (us): those over --timeout are timeouts wrk never counts
   for _, th in ipairs(threads) do
     merge_thread(lat_h, th, "lat")
     merge_thread(svc_h, th, "svc")
@@ -368,6 +369,7 @@ function done(summary, latency, requests)
     if due then -- counted like an answered request: from the earlier of planned and actual send
       local sent_at = th:get("sent_at")
       t.in_flight = t.in_flight + 1
+      ages[#ages + 1] = int((stop - sent_at) * 1e6)
       record_bound(lat_h, (stop - math.min(due, sent_at)) * 1e9)
       record_bound(svc_h, (stop - sent_at) * 1e9)
     end
@@ -384,7 +386,8 @@ function done(summary, latency, requests)
     { "target_rate", string.format("%.6g", r) }, { "connections", int(#threads) },
     { "duration_us", int(first:get("duration") * 1e6) }, { "wrk_duration_us", int(summary.duration) },
     { "planned", int(t.planned) }, { "sent", int(t.sent) }, { "completed", int(t.completed) },
-    { "in_flight", int(t.in_flight) }, { "unsent", int(t.unsent) }, { "queued", int(t.queued) },
+    { "in_flight", int(t.in_flight) }, { "in_flight_age_us", "[" .. table.concat(ages, ",") .. "]" },
+    { "unsent", int(t.unsent) }, { "queued", int(t.queued) },
     { "retries", int(t.retries) }, { "extra", int(t.extra) }, { "answered_in_second_half", int(t.in_tail) },
     { "wrk_requests", int(summary.requests) }, { "bytes", int(summary.bytes) },
     { "errors", errors_json(summary.errors) },

@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require_relative "../clock"
+require_relative "sock_diag"
+require_relative "sockets"
+
+module Rackbench
+  module Sampling
+    # Requests a closed-loop load generator still waits for when it stops.
+    # wrk counts a timeout only when a late answer finally arrives, so a
+    # request the server never finishes (it hangs, or sends part of an answer
+    # and stops) is counted nowhere: a trial where every connection hung
+    # after a few answers shows few requests and no errors.
+    #
+    # Method: every `interval` (0.1 s, monotonic clock) while the load runs,
+    # the load generator's TCP connections to the port under load are read
+    # with one SockDiag dump (established sockets with tcp_info; only sockets
+    # whose inode is in the load generator's /proc/PID/fd). The last reading
+    # that found any is kept. In a closed loop a connection always has a
+    # request outstanding (the next is sent as soon as an answer ends), so a
+    # connection on which nothing was sent or received for a time holds a
+    # request that has waited at least that long (Runner::Errors decides
+    # which waits are hung requests).
+    # Limits: a request answered between the last reading and the tool's
+    # exit (at most one interval) after waiting over the timeout is counted
+    # by wrk as well; a request whose answer has begun counts its wait from
+    # the last bytes received; a server trickling bytes slower than one per timeout is
+    # not seen; think time (a scenario's delay) longer than the timeout would
+    # look like a hang (none is that long); load from other hosts is not seen
+    # (their sockets are not on this machine); Linux only.
+    class Unanswered
+      INTERVAL = 0.1
+
+      # port: the port the load goes to; pids: callable -> the load generator's pids.
+      def initialize(port:, pids:, interval: INTERVAL, clock: Clock)
+        @port = port
+        @pids = pids
+        @interval = interval
+        @clock = clock
+        @last = nil
+      end
+
+      def start
+        @stopping = false
+        @thread = Thread.new { watch }
+        @thread.report_on_exception = false
+        self
+      end
+
+      def stop
+        @stopping = true
+        @thread&.wakeup rescue nil
+        @thread&.join
+        self
+      end
+
+      # How long each of the load generator's connections had been silent
+      # (nothing sent or received: its request's wait, at least) in the last
+      # reading that found any, in ms; nil when none was ever found (not known).
+      def ages_ms
+        @last&.filter_map { |r| r.last_sent_ms && [r.last_sent_ms, r.last_recv_ms].min.to_f }
+      end
+
+      # One reading now: the load generator's connections to the port (SockDiag::Row).
+      def read
+        inodes = @pids.call.flat_map { |pid| Sockets.socket_inodes(pid) }
+        return [] if inodes.empty?
+
+        inodes = inodes.to_h { |i| [i, true] }
+        SockDiag.dump([:established], info: true).select { |r| r.dport == @port && inodes[r.inode] }
+      end
+
+      private
+
+      def watch
+        tick = @clock.now
+        until @stopping
+          rows = read
+          @last = rows unless rows.empty?
+          tick += @interval
+          left = tick - @clock.now
+          sleep left if left.positive? && !@stopping
+        end
+      rescue SystemCallError, IOError
+        nil # netlink or /proc unavailable: the count stays unknown
+      end
+    end
+  end
+end
