@@ -17,7 +17,10 @@
 # With separate cores the server has one core, so its req/s is lower: the
 # figure compared is the spread, not the throughput. The machine's foreign
 # CPU (Sampling::Noise) is measured before each run and averaged over the
-# trials (machine.foreign_pct), since other users' load moves every figure;
+# trials (machine.foreign_pct), since other users' load moves every figure,
+# and so is the hypervisor's steal per repetition (machine.steal_pct): on a
+# virtual machine a pinned server cannot move off a virtual CPU the host is
+# not running;
 # target: CV <= 3% with separate cores on a quiet machine.
 
 require "json"
@@ -47,12 +50,14 @@ Dir.mktmpdir("rackbench-precision") do |dir|
     trials = run(File.join(dir, name.split.first), extra)
     rps = trials.map { |t| t["rps"] }
     foreign = trials.filter_map { |t| t.dig("machine", "foreign_pct") }
+    steal = trials.map { |t| t.dig("machine", "steal_pct") }
     s = Rackbench::Stats::Summary.of(rps)
-    [name, s, rps, before, foreign.sum / [foreign.size, 1].max, trials.first["cpus"]]
+    [name, s, rps, before, foreign.sum / [foreign.size, 1].max, trials.first["cpus"], steal]
   end
   puts "#{SETUP} #{ENDPOINT} c=#{CONCURRENCY}, #{REPEAT} x #{SECONDS} s each"
-  rows.each do |name, s, rps, before, foreign, cpus|
+  rows.each do |name, s, rps, before, foreign, cpus, steal|
     puts format("%-30s mean %7.0f req/s  CV %5.1f%%  (%s)", name, s.mean, s.cv.to_f * 100, rps.map(&:round).join(", "))
+    puts format("%-30s steal (the hypervisor's share, %% of a core) per repetition: %s", "", steal.map(&:to_s).join(", "))
     puts format("%-30s foreign CPU before: %s; during the trials: %.0f%% of a core on average; sets %s",
                 "", before.describe, foreign, cpus.to_json)
   end

@@ -76,7 +76,7 @@ module Rackbench
 
       def build_fields(summary)
         out = { "queues" => Rackbench::Sampling::QueueSummary.build(@queues, listeners: @listeners, server_kind: @kind),
-                "machine" => { "cpu_pct" => @queues.machine_cpu_pct } }
+                "machine" => { "cpu_pct" => @queues.machine_cpu_pct, "steal_pct" => @queues.machine_steal_pct } }
         deltas = @probe_end && Rackbench::Sampling::ProbeFiles.deltas(@probe_start || {}, @probe_end, @stopped_at)
         out["balance"] = summary ? Rackbench::Sampling::Balance.build(summary, probe: deltas, server_rows: @queues.rows["server"]) : { "unknown" => "no process samples" }
         out["balance"]["probe"] = probe_note unless deltas && !deltas.empty?

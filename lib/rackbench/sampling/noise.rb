@@ -17,7 +17,9 @@ module Rackbench
     #   (MachineCpu: every CPU, kernel threads and short-lived processes too);
     # - ours = CPU time (utime + stime, /proc/PID/stat) over the window of
     #   this process and every process it started (its descendants);
-    # - foreign = machine - ours, at least 0;
+    # - steal = the hypervisor's share (MachineCpu#steal_pct): inside machine,
+    #   but no process here can be named for it, so it is said on its own;
+    # - foreign = machine - steal - ours, at least 0;
     # - top = the processes, other than ours, that used the most CPU time
     #   between the two readings (a process that started and ended within
     #   the window counts in foreign but cannot be named).
@@ -25,25 +27,28 @@ module Rackbench
     # process; one window sees only what was busy during it.
     class Noise
       QUIET_PCT = 10.0 # foreign CPU above this (% of one core) is "not quiet"
+      STEAL_PCT = 5.0  # the hypervisor taking more than this (% of one core) is "not quiet" too
       WINDOW_S = 0.5
       TOP = 3
 
       Busy = Struct.new(:pid, :comm, :cpu_pct, keyword_init: true)
-      Reading = Struct.new(:window_s, :machine_pct, :ours_pct, :foreign_pct, :top, keyword_init: true) do
+      Reading = Struct.new(:window_s, :machine_pct, :ours_pct, :foreign_pct, :top, :steal_pct, keyword_init: true) do
         def quiet?
-          foreign_pct.nil? || foreign_pct <= QUIET_PCT
+          (foreign_pct.nil? || foreign_pct <= QUIET_PCT) && steal_pct.to_f <= STEAL_PCT
         end
 
         def to_h
           { "window_s" => window_s.round(3), "machine_pct" => machine_pct, "ours_pct" => ours_pct,
-            "foreign_pct" => foreign_pct, "quiet" => quiet?,
+            "foreign_pct" => foreign_pct, "steal_pct" => steal_pct, "quiet" => quiet?,
             "top" => top.map { |b| { "pid" => b.pid, "comm" => b.comm, "cpu_pct" => b.cpu_pct } } }
         end
 
         # "other processes used 85% of a core: 1234 ruby 60%, 99 cc1 20%"
         def describe
           named = top.map { |b| "#{b.pid} #{b.comm} #{b.cpu_pct.round}%" }.join(", ")
-          "other processes used #{foreign_pct.round}% of a core over #{window_s.round(1)} s#{named.empty? ? '' : ": #{named}"}"
+          steal = steal_pct.to_f > STEAL_PCT ? "; the hypervisor took #{steal_pct.round}% of a core (steal time)" : ""
+          "other processes used #{foreign_pct.round}% of a core over #{window_s.round(1)} s" \
+            "#{named.empty? ? '' : ": #{named}"}#{steal}"
         end
 
         # A run's warning: what happened, why it matters, what to do.
@@ -65,7 +70,8 @@ module Rackbench
         server = record.dig("cpu", "server_pct")
         return nil unless machine && server
 
-        [machine - server - record.dig("cpu", "client_pct").to_f - ours_pct.to_f, 0].max.round(1)
+        foreign = machine - record.dig("machine", "steal_pct").to_f - server - record.dig("cpu", "client_pct").to_f - ours_pct.to_f
+        [foreign, 0].max.round(1)
       end
 
       # Before a run: one warning through the listener when the machine is
@@ -100,8 +106,9 @@ module Rackbench
         ours_pct = used.sum { |stat, pct| ours.include?(stat.pid) ? pct : 0 }.round(1)
         others = used.reject { |stat, pct| ours.include?(stat.pid) || pct <= 0 }.max_by(TOP) { |_, pct| pct }
         machine = @machine.busy_pct
-        Reading.new(window_s: elapsed, machine_pct: machine, ours_pct: ours_pct,
-                    foreign_pct: machine && [machine - ours_pct, 0].max.round(1),
+        steal = @machine.steal_pct
+        Reading.new(window_s: elapsed, machine_pct: machine, ours_pct: ours_pct, steal_pct: steal,
+                    foreign_pct: machine && [machine - steal.to_f - ours_pct, 0].max.round(1),
                     top: others.map { |stat, pct| Busy.new(pid: stat.pid, comm: stat.comm, cpu_pct: pct.round(1)) })
       end
 

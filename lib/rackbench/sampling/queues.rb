@@ -69,6 +69,10 @@ module Rackbench
         @machine.busy_pct
       end
 
+      def machine_steal_pct
+        @machine.steal_pct
+      end
+
       private
 
       def every
