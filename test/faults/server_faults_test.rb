@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "fault_helper"
+require "rackbench/process/log_cap"
 
 # Faults on the server side: crashes, hangs, boot failures, a taken port.
 class FaultServerTest < Minitest::Test
@@ -70,8 +71,9 @@ class FaultServerTest < Minitest::Test
   end
 
   # Every 50th request never ends: with four threads and four connections
-  # the server answers 196 requests and then holds the last four until the
-  # trial ends. wrk itself reports 196 requests and no error.
+  # the server answers 196 requests (2 of them rackbench's readiness probes)
+  # and then holds the last four until the trial ends. wrk itself reports
+  # 194 requests and no error.
   HANGS_EVERY_50TH = <<~RUBY
     count = 0
     lock = Mutex.new
@@ -85,26 +87,44 @@ class FaultServerTest < Minitest::Test
   def test_requests_that_hang_after_answers_are_counted_as_timeouts
     out = File.join(tmpdir, "run")
     start_rackbench("run", "--app", app(HANGS_EVERY_50TH), "-s", "puma x1:4", "-e", "/", "-c", "4", "-d", "2",
-                    "--warmup", "0", "--no-verify", "--stop-timeout", "2", "-o", out)
+                    "--timeout", "3", "--warmup", "0", "--no-verify", "--stop-timeout", "2", "-o", out)
     assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
     trial = read_trials(out).first
-    assert_equal 196, trial["requests"], trial.inspect
+    assert_includes 190..196, trial["requests"], trial.inspect
     assert_equal 4, trial["unanswered"]
     assert_equal 4, trial["errors"]["timeout"]
-    assert_in_delta 4.0 / 200, trial["error_rate"], 1e-6
+    assert_in_delta 4.0 / (trial["requests"] + 4), trial["error_rate"], 1e-6
     assert_match(/4 request\(s\) still unanswered when the trial ended/, trial["notes"].join)
   end
 
   def test_requests_that_hang_in_the_open_loop_are_counted_as_timeouts
     out = File.join(tmpdir, "run")
     start_rackbench("run", "--app", app(HANGS_EVERY_50TH), "-s", "puma x1:4", "-e", "/", "--rate", "200", "-d", "3",
-                    "--connections", "8", "--warmup", "0", "--no-verify", "--stop-timeout", "2", "-o", out)
+                    "--connections", "8", "--timeout", "3", "--warmup", "0", "--no-verify", "--stop-timeout", "2", "-o", out)
     assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
     trial = read_trials(out).first
-    assert_equal 196, trial["requests"], trial.inspect
+    assert_includes 190..196, trial["requests"], trial.inspect
     assert_operator trial["unanswered"], :>=, 4, "the four held by the server, and those queued behind them"
     assert_operator trial["unanswered"], :<=, 8, "one per connection at most"
     assert_equal trial["unanswered"], trial["errors"]["timeout"]
+  end
+
+  # 100 kB of log per request: ~100 MB in a 2 s trial without a cap.
+  def test_a_server_flooding_its_log_keeps_head_and_tail_under_the_cap
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", app("run ->(_) { $stderr.write('x' * 100_000 + \"\\n\"); [200, {}, ['ok']] }\n"),
+                    "-s", "puma x1:2", "-e", "/", "-c", "2", "-d", "2", "--warmup", "0", "--no-verify", "-o", out)
+    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
+    requests = read_trials(out).first["requests"]
+    assert_operator requests * 100_000, :>, 30 * 1024 * 1024, "the server wrote far more than the cap"
+    log = Dir.glob(File.join(out, "**", "server.log")).first
+    assert log, "the server's log is in the run directory"
+    text = File.binread(log)
+    limit = Rackbench::ProcessControl::LogCap::LIMIT
+    assert_operator text.bytesize, :<=, limit, "capped at #{limit} bytes, got #{text.bytesize}"
+    assert_match(/Puma starting/, text[0, 4096], "the head (the server's boot lines) is kept")
+    assert_match(/\[rackbench: \d+ bytes of this log cut here/, text)
+    assert_match(/Gracefully stopping/, text[-4096..], "the tail (the server's last lines, its stop) is kept")
   end
 
   def test_the_port_taken_by_another_process

@@ -58,7 +58,8 @@ module Rackbench
       # never finishes is counted nowhere. One still waiting when the trial
       # ended (Load::Result#unanswered_ms: each one's wait) is counted as a
       # timeout when it had waited longer than the timeout, or longer than
-      # HUNG_MEDIANS times the trial's median latency and at least
+      # HUNG_MEDIANS times the trial's median latency (service time in the
+      # open loop) and at least
       # HUNG_FLOOR_MS: a server still working answers the requests it holds
       # within a few medians (a trial cut mid-request holds waits below one
       # or two), so a wait of 20 medians is a request the server stopped
@@ -87,8 +88,11 @@ module Rackbench
                        "and at least #{format('%g', HUNG_FLOOR_MS / 1000)} s): counted as timeouts")
       end
 
+      # The median is the service time's in the open loop: its latency counts
+      # from planned sends, so a server that stopped answering moves it too.
       def hung_limit_ms(result, timeout_s)
-        median = result.latency_ms.is_a?(Hash) ? result.latency_ms["p50"].to_f : 0.0
+        times = result.service_ms || result.latency_ms
+        median = times.is_a?(Hash) ? times["p50"].to_f : 0.0
         [(timeout_s || Float::INFINITY).to_f * 1000, [HUNG_FLOOR_MS, HUNG_MEDIANS * median].max].min
       end
 
