@@ -86,8 +86,8 @@ class FaultServerTest < Minitest::Test
 
   def test_requests_that_hang_after_answers_are_counted_as_timeouts
     out = File.join(tmpdir, "run")
-    start_rackbench("run", "--app", app(HANGS_EVERY_50TH), "-s", "puma x1:4", "-e", "/", "-c", "4", "-d", "2",
-                    "--timeout", "3", "--warmup", "0", "--no-verify", "--stop-timeout", "2", "-o", out)
+    start_rackbench("run", "--app", app(HANGS_EVERY_50TH), "-s", "puma x1:4", "-e", "/", "-c", "4", "-d", "3",
+                    "--timeout", "5", "--warmup", "0", "--no-verify", "--stop-timeout", "2", "-o", out)
     assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
     trial = read_trials(out).first
     assert_includes 190..196, trial["requests"], trial.inspect
@@ -100,7 +100,7 @@ class FaultServerTest < Minitest::Test
   def test_requests_that_hang_in_the_open_loop_are_counted_as_timeouts
     out = File.join(tmpdir, "run")
     start_rackbench("run", "--app", app(HANGS_EVERY_50TH), "-s", "puma x1:4", "-e", "/", "--rate", "200", "-d", "3",
-                    "--connections", "8", "--timeout", "3", "--warmup", "0", "--no-verify", "--stop-timeout", "2", "-o", out)
+                    "--connections", "8", "--timeout", "5", "--warmup", "0", "--no-verify", "--stop-timeout", "2", "-o", out)
     assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
     trial = read_trials(out).first
     assert_includes 190..196, trial["requests"], trial.inspect

@@ -63,10 +63,10 @@ module Rackbench
       # HUNG_FLOOR_MS: a server still working answers the requests it holds
       # within a few medians (a trial cut mid-request holds waits below one
       # or two), so a wait of 20 medians is a request the server stopped
-      # serving. A stop-the-world pause under a second stays below the floor.
+      # serving. A stop-the-world pause of a second or so stays below the floor.
       # With no waits known (an engine or host that cannot tell) a trial
       # with no response at all counts each connection's request (a lower bound).
-      HUNG_FLOOR_MS = 1000.0
+      HUNG_FLOOR_MS = 2000.0
       HUNG_MEDIANS = 20
 
       Unanswered = Struct.new(:errors, :count, :note)
