@@ -43,8 +43,17 @@ module Rackbench
         ratio = (measured / c).round(3)
         holds = (ratio - 1).abs <= TOLERANCE
         note = holds ? nil : "Little's law does not hold: c=#{c.round} but req/s × mean latency = #{measured} " \
-                             "(#{format('%+d', ((ratio - 1) * 100).round)}%): #{ratio > 1 ? HIGH : LOW}"
+                             "(#{format('%+d', ((ratio - 1) * 100).round)}%): #{ratio > 1 ? HIGH : low(trial)}"
         Check.new(expected: c, measured: measured, ratio: ratio, holds: holds, note: note)
+      end
+
+      # Requests the server never answered hold connections without adding
+      # to the mean: the likeliest cause when the trial counted some.
+      def low(trial)
+        hung = trial["unanswered"].to_i
+        return LOW unless hung.positive?
+
+        "#{hung} connection(s) held a request the server never answered (counted as timeouts); or #{LOW}"
       end
     end
   end

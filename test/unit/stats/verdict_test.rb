@@ -113,6 +113,8 @@ class VerdictTest < Minitest::Test
     refute broken.holds
     assert_match(/\+59%.*synthetic samples/, broken.note)
     assert_match(/connect time/, verdict(trial(c: 16, rps: 20.0, mean: 380.0)).little.note)
+    hung = Rackbench::Stats::LittlesLaw.check(trial(c: 4, rps: 96.8, mean: 0.6).merge("unanswered" => 4))
+    assert_match(/\A.*-99%\): 4 connection\(s\) held a request the server never answered/, hung.note)
   end
 
   def test_a_cell_takes_its_trials_most_common_verdict
