@@ -5,6 +5,7 @@ require "rackbench/plan/setup"
 require "rackbench/search/slo"
 require "rackbench/search/tune/entry"
 require "rackbench/search/tune/racing"
+require "rackbench/search/tune/noise"
 
 class TuneRacingTest < Minitest::Test
   Tune = Rackbench::Search::Tune
