@@ -28,9 +28,17 @@ class OpenLoopValidityTest < Minitest::Test
 
   def test_more_than_one_percent_of_sends_over_10_ms_late_is_invalid
     assert_equal [true, nil], check(slip: STEADY.merge("late" => 10, "max" => 80.0)), "1% is tolerated"
-    valid, reason = check(slip: STEADY.merge("late" => 11))
+    valid, reason = check(slip: STEADY.merge("late" => 12))
     refute valid
-    assert_match(/1\.1% over 10 ms late \(limit 1%\)/, reason)
+    assert_match(/1\.1% over 10 ms late \(limit 1%; the single latest send not counted\)/, reason)
+  end
+
+  # 25 req/s for 2 s: 50 sends, one of them late while wrk started its
+  # threads. One in 50 is 2%, but a single late send is tolerated.
+  def test_a_single_late_send_of_a_short_trial_is_tolerated
+    short = { "sends" => 50, "mean" => 40.0 / 50, "max" => 40.0, "late" => 1, "early" => 0, "queued" => 0 }
+    assert_equal [true, nil], check(slip: short)
+    refute check(slip: short.merge("late" => 2, "mean" => 80.0 / 50))[0], "two are not"
   end
 
   def test_no_free_send_means_no_slip_verdict

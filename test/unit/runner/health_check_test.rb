@@ -33,7 +33,7 @@ class HealthCheckTest < Minitest::Test
     server, thread = serve(delay: 0.05)
     check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
                                                interval: 0.1, timeout: 1).start
-    sleep 0.55
+    wait_for(check) { |now| now["checks"] >= 4 }
     s = check.stop
     assert_operator s["checks"], :>=, 4
     assert_equal 0, s["failures"]
@@ -49,7 +49,7 @@ class HealthCheckTest < Minitest::Test
     server, thread = serve(delay: 0)
     check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
                                                interval: 5, timeout: 1).start
-    sleep 0.2
+    wait_for(check) { |now| now["checks"] >= 1 }
     started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     s = check.stop
     assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 2
@@ -63,7 +63,7 @@ class HealthCheckTest < Minitest::Test
     server, thread = serve(delay: 0.4)
     check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
                                                interval: 0.1, timeout: 0.2).start
-    sleep 0.7
+    wait_for(check) { |now| now["failure_kinds"]["timeout"].to_i >= 1 }
     s = check.stop
     assert_operator s["failures"], :>=, 1
     assert_operator s["failure_kinds"]["timeout"], :>=, 1
@@ -76,11 +76,18 @@ class HealthCheckTest < Minitest::Test
     server, thread = serve(delay: 0, status: 503)
     check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
                                                interval: 0.05, timeout: 1).start
-    sleep 0.3
+    wait_for(check) { |now| now["failure_kinds"]["status 503"].to_i >= 2 }
     s = check.stop
     assert_operator s["failure_kinds"]["status 503"], :>=, 2
   ensure
     server&.close
     thread&.kill
+  end
+
+  # Waits (5 s at most) until the running check's summary satisfies the
+  # block: a fixed sleep counts fewer checks on a busy machine.
+  def wait_for(check)
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 5
+    sleep 0.02 until yield(check.summary) || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
   end
 end
