@@ -46,6 +46,19 @@ class UnansweredTest < Minitest::Test
     assert_nil watch.ages_ms
   end
 
+  # The kernel runs the port filter: the server side of each connection
+  # (local port = the port) never reaches Ruby.
+  def test_the_kernel_filters_by_remote_port
+    @quiet = TCPSocket.new("127.0.0.1", @port)
+    @quiet_peer = @server.accept
+    dump = Rackbench::Sampling::SockDiag
+    mask = 1 << dump::STATES[:established]
+    filtered = dump.dump_family(Socket::AF_INET, mask, false, @port)
+    assert_equal [@port], filtered.map(&:dport)
+    all = dump.dump_family(Socket::AF_INET, mask, false, nil)
+    assert(all.any? { |r| r.sport == @port }, "unfiltered, the server side is there too")
+  end
+
   def test_the_listen_queue_reads_through_the_same_dump
     @quiet = TCPSocket.new("127.0.0.1", @port) # completed by the kernel, not accepted
     depth = Rackbench::Sampling::ListenQueue.read(@port)
