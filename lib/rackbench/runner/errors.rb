@@ -58,14 +58,14 @@ module Rackbench
       # never finishes is counted nowhere. One still waiting when the trial
       # ended (Load::Result#unanswered_ms: each one's wait) is counted as a
       # timeout when it had waited longer than the timeout, or longer than
-      # HUNG_MEDIANS times the trial's median latency (service time in the
-      # open loop) and at least
-      # HUNG_FLOOR_MS: a server still working answers the requests it holds
-      # within a few medians (a trial cut mid-request holds waits below one
-      # or two), so a wait of 20 medians is a request the server stopped
-      # serving. A stop-the-world pause of a second or so stays below the floor.
-      # With no waits known (an engine or host that cannot tell) a trial
-      # with no response at all counts each connection's request (a lower bound).
+      # both HUNG_MEDIANS times the trial's median latency (service time in
+      # the open loop) and HUNG_FLOOR_MS. A server still working answers the
+      # requests it holds within a few medians (the end of a trial cuts
+      # waits of one or two medians), so a wait of 20 medians is a request
+      # the server stopped serving; a stop-the-world pause of a second or so
+      # stays below the floor. With no waits known (an engine or host that
+      # cannot tell), a trial with no response at all counts each
+      # connection's request (a lower bound).
       HUNG_FLOOR_MS = 2000.0
       HUNG_MEDIANS = 20
 
