@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../clock"
+require_relative "../periodic"
 
 module Rackbench
   module ProcessControl
@@ -9,8 +9,8 @@ module Rackbench
     # printing an error) can write hundreds of MB in seconds, and the run
     # directory is something a team commits.
     #
-    # Method: a thread looks at the file's size every `interval` (0.5 s,
-    # monotonic clock). Over `limit`, it reads the last `tail` bytes,
+    # Method: a thread (Periodic) looks at the file's size every `interval`
+    # (0.5 s, monotonic clock). Over `limit`, it reads the last `tail` bytes,
     # truncates the file to its first `head` bytes, and appends a marker line
     # saying how much was cut, then the saved tail. The child opened the log
     # with O_APPEND (Child.spawn), so its next write lands at the new end;
@@ -38,23 +38,13 @@ module Rackbench
       end
 
       def start
-        @stopping = false
-        @thread = Thread.new do
-          until @stopping
-            check
-            sleep @interval
-          end
-        end
-        @thread.report_on_exception = false
+        @looks = Periodic.new(@interval) { check }.start
         self
       end
 
       # Stops the thread after one last look.
       def stop
-        @stopping = true
-        @thread&.wakeup rescue nil
-        @thread&.join
-        @thread = nil
+        @looks&.stop
         check
         self
       end

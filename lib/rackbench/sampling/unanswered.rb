@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../clock"
+require_relative "../periodic"
 require_relative "sock_diag"
 require_relative "sockets"
 
@@ -45,16 +46,12 @@ module Rackbench
       end
 
       def start
-        @stopping = false
-        @thread = Thread.new { watch }
-        @thread.report_on_exception = false
+        @readings = Periodic.new(@interval, clock: @clock) { watch }.start
         self
       end
 
       def stop
-        @stopping = true
-        @thread&.wakeup rescue nil
-        @thread&.join
+        @readings&.stop
         self
       end
 
@@ -79,16 +76,12 @@ module Rackbench
       private
 
       def watch
-        tick = @clock.now
-        until @stopping
-          rows = read
-          @last = rows unless rows.empty?
-          tick += @interval
-          left = tick - @clock.now
-          sleep left if left.positive? && !@stopping
-        end
+        return if @unavailable
+
+        rows = read
+        @last = rows unless rows.empty?
       rescue SystemCallError, IOError
-        nil # netlink or /proc unavailable: the count stays unknown
+        @unavailable = true # netlink or /proc unavailable: the count stays unknown
       end
     end
   end
