@@ -20,7 +20,8 @@ module Rackbench
         "ruby" => RUBY_DESCRIPTION,
         "ruby_path" => RbConfig.ruby,
         "yjit_available" => defined?(RubyVM::YJIT) ? true : false,
-        "yjit_enabled_for_servers" => %w[1 true].include?(env["RUBY_YJIT_ENABLE"].to_s.downcase),
+        # Servers run YJIT only when their setup says "on yjit" (Runtime::Flags
+        # unsets RUBY_YJIT_ENABLE for them); each trial stores what took.
         "hostname" => Socket.gethostname,
         "kernel" => "#{Etc.uname[:sysname]} #{Etc.uname[:release]}",
         "cpu_model" => cpu_model,

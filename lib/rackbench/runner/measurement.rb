@@ -46,7 +46,10 @@ module Rackbench
 
       # warmup: the warm-up's Load::Result for this endpoint (nil: none).
       # warmup_summary: --warmup steady's windows (SteadyWarmup::Outcome#to_h).
-      def initialize(trial:, url:, verification:, instance:, context:, front: nil, warmup: nil, warmup_summary: nil)
+      # runtime: the setup's Runtime::Check (nil: not booted by rackbench).
+      def initialize(trial:, url:, verification:, instance:, context:, front: nil, warmup: nil, warmup_summary: nil,
+                     runtime: nil)
+        @runtime = runtime&.applies? ? runtime : nil
         @trial = trial
         @warmup = warmup
         @warmup_summary = warmup_summary
@@ -84,6 +87,7 @@ module Rackbench
         merge_sampler(record, diagnostics.fields(summary)) if diagnostics
         foreign!(record, own)
         record["cpus"] = ProcessControl::Affinity.record(@config[:cpus])
+        record["runtime"] = @runtime.state(@instance.workers.map(&:pid)) if @runtime && @instance
         record["connections_sizing"] = @sizing.to_h if @sizing
         record["upstream_delay_s"] = @config[:upstream_delay] if @instance && Workload::Arena.needs_upstream?([@trial.endpoint])
         record["health"] = checks if checks

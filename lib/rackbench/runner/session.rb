@@ -11,6 +11,7 @@ require_relative "../workload/arena"
 require_relative "measurement"
 require "fileutils"
 require_relative "steady_warmup"
+require_relative "../runtime/check"
 
 module Rackbench
   class Runner
@@ -69,7 +70,7 @@ module Rackbench
       def measure(trial, context: @ctx)
         alive!
         record = Measurement.new(trial: trial, url: url_of(trial.endpoint), verification: @checks[trial.endpoint],
-                                 instance: @instance, front: @front, context: context,
+                                 instance: @instance, front: @front, context: context, runtime: @runtime_check,
                                  warmup: warmups[trial.endpoint], warmup_summary: warmup_summaries[trial.endpoint]).call
         alive!
         settle
@@ -171,15 +172,29 @@ module Rackbench
         adapter = Server.adapter(@setup.server, app: @ctx.app, runtime: @setup.runtime)
         instance = ProcessControl::ServerInstance.new(adapter: adapter, setup: @setup, app: @ctx.app.config_ru,
                                                       port: (@setup.front ? nil : @config[:port]) || Ports.free,
-                                                      dir: server_dir, env: @ctx.env.merge(@ctx.app.env, probe_env),
+                                                      dir: server_dir, env: server_env,
                                                       ready_path: ready_path, boot_timeout: @config[:boot_timeout],
                                                       stop_timeout: @config[:stop_timeout],
                                                       host: @setup.front ? "127.0.0.1" : bind,
                                                       cpus: @config[:cpus]&.server)
         @instance = instance
         instance.start
+        @runtime_state = @runtime_check.verify!(-> { instance.workers.map(&:pid) }, log_path: instance.log_path)
+        @runtime_check.note(@runtime_state)&.then { |n| @ctx.listener.warning(n) }
         @ctx.store.append_setup(setup_record(instance, boot_s: Clock.now - started))
         instance
+      end
+
+      # The server's environment: the run's, the app's (a bundled app's is
+      # clean), the arena's probe, and the runtime flags (Runtime::Flags:
+      # RUBYOPT carries "on yjit" and the probe that checks it took).
+      def server_env
+        env = @ctx.env.merge(@ctx.app.env, probe_env)
+        @runtime_check = Runtime::Check.new(@setup, dir: server_dir)
+        FileUtils.mkdir_p(server_dir)
+        FileUtils.rm_f(Runtime::Flags.file(server_dir)) # a resumed or repeated boot starts a fresh record
+        rubyopt = env.key?("RUBYOPT") ? env["RUBYOPT"] : ENV.fetch("RUBYOPT", nil)
+        @server_env = env.merge(Runtime::Flags.env(@setup, dir: server_dir, rubyopt: rubyopt))
       end
 
       # {endpoint => Verify::Outcome}; raises SetupFailed on a wrong answer.
@@ -242,9 +257,14 @@ module Rackbench
       def setup_record(instance, boot_s:)
         { "setup" => @setup.label, "server" => @setup.server, "repetition" => @rep, "status" => "ok",
           "version" => instance.adapter.version, "argv" => instance.argv, "config_files" => instance.files,
-          "env" => redact(instance.adapter.env(@setup).merge(@ctx.app.env)), "port" => instance.port, "boot_s" => boot_s.round(3),
+          "env" => redact(stored_env(instance)), "port" => instance.port, "boot_s" => boot_s.round(3),
           "master_pid" => instance.child.pid, "worker_pids" => instance.workers.map(&:pid),
-          "at" => Clock.wall_iso8601 }
+          "runtime" => @runtime_state, "at" => Clock.wall_iso8601 }.compact
+      end
+
+      # The variables rackbench set for the server (the run's own are not stored).
+      def stored_env(instance)
+        instance.adapter.env(@setup).merge(@ctx.app.env, @server_env.slice("RUBYOPT", "RUBY_YJIT_ENABLE"))
       end
 
       # Environment as stored: secrets masked, unset variables shown as unset.

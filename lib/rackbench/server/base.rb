@@ -156,13 +156,14 @@ module Rackbench
         RbConfig.ruby
       end
 
-      # The command that starts the server's executable, on the setup's
-      # runtime ("yjit": MRI with --yjit; workers forked from it inherit it).
-      def launch(setup = nil, name = key)
-        flags = setup&.runtime == "yjit" ? ["--yjit"] : []
-        return [ruby, *flags, Gem.bin_path("bundler", "bundle"), "exec", name] if @app&.bundled?
+      # The command that starts the server's executable. Runtime flags ("on
+      # yjit") are not here but in RUBYOPT (Runtime::Flags, set by the
+      # session): a flag on this command line is lost whenever Bundler or a
+      # binstub starts a fresh Ruby.
+      def launch(_setup = nil, name = key)
+        return [ruby, Gem.bin_path("bundler", "bundle"), "exec", name] if @app&.bundled?
 
-        [ruby, *flags, Gem.bin_path(gem_name, name)]
+        [ruby, Gem.bin_path(gem_name, name)]
       end
     end
   end

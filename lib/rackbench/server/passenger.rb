@@ -42,14 +42,6 @@ module Rackbench
         @binary = binary
       end
 
-      # Passenger runs the app with --ruby (a path, no flags): YJIT goes in
-      # through RUBYOPT, kept with whatever RUBYOPT already holds.
-      def env(setup)
-        return super unless setup.runtime == "yjit"
-
-        super.merge("RUBYOPT" => [ENV.fetch("RUBYOPT", nil), "--yjit"].compact.join(" "))
-      end
-
       def install_hint
         "apt-get install passenger (Debian's package), or run bin/setup"
       end
