@@ -116,17 +116,21 @@ class NginxFrontIntegrationTest < Minitest::Test
   end
 end
 
-# "on yjit": the runtime is part of the setup.
+# "on yjit": the runtime is part of the setup; the app's own /server says
+# whether YJIT is on (a witness apart from rackbench's probe).
 class RuntimeIntegrationTest < Minitest::Test
   def test_yjit_runtime_reaches_the_server_processes
     require "rackbench/server"
     require "rackbench/plan/setup"
     require "rackbench/ports"
+    require "rackbench/runtime/flags"
     %w[puma\ x2:2\ on\ yjit passenger\ x1\ on\ yjit puma\ x1:2].each do |label|
       setup = Rackbench::Setup.parse(label)
+      dir = tmpdir
+      env = Rackbench::Runtime::Flags.env(setup, dir: dir, rubyopt: ENV.fetch("RUBYOPT", nil))
       instance = Rackbench::ProcessControl::ServerInstance.new(adapter: Rackbench::Server.adapter(setup.server), setup: setup,
-                                                 app: Rackbench::Workload::Arena::CONFIG_RU,
-                                                 port: Rackbench::Ports.free, dir: tmpdir, ready_path: "/health").start
+                                                 app: Rackbench::Workload::Arena::CONFIG_RU, env: env,
+                                                 port: Rackbench::Ports.free, dir: dir, ready_path: "/health").start
       info = JSON.parse(Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/server").body)
       assert_equal setup.runtime == "yjit", info["yjit"], "#{label}: YJIT as the setup says"
     ensure
