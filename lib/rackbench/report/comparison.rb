@@ -8,7 +8,10 @@ module Rackbench
     # The terminal form of `rackbench compare`: a header naming the test, one
     # table per endpoint (a line per cell and metric: A and B as mean ± sd over
     # n repetitions, the change of the means, Welch's p and the verdict), the
-    # cells found in one run only, and a one-line tally.
+    # cells found in one run only, and a one-line tally. A paired row names
+    # both setups, "A's label → B's label". suggested: pairs of setups left
+    # in one run only that differ only in the runtime ([[A, B], ...]), shown
+    # with the --pair arguments that would compare them.
     class Comparison
       WORDS = {
         "rps" => { higher: "faster", lower: "slower" },
@@ -17,8 +20,9 @@ module Rackbench
       DEFAULT_WORDS = { higher: "larger", lower: "smaller" }.freeze
       ENV_KEYS = { "hostname" => "host", "cpu_model" => "CPU", "cores" => "cores", "ruby" => "Ruby", "kernel" => "kernel" }.freeze
 
-      def initialize(compare, a:, b:, io:)
+      def initialize(compare, a:, b:, io:, suggested: [])
         @compare = compare
+        @suggested = suggested
         @a = a
         @b = b
         @io = io
@@ -29,8 +33,15 @@ module Rackbench
         @compare.rows.group_by(&:endpoint).each { |endpoint, rows| table(endpoint, rows) }
         only("A", @compare.only_a)
         only("B", @compare.only_b)
+        suggest
         @io.puts
         @io.puts tally
+      end
+
+      # The --pair arguments for [[A, B], ...], ready to paste (labels are
+      # setups, which hold no quote or shell metacharacter).
+      def self.pair_arguments(pairs)
+        pairs.map { |a, b| %(--pair "#{a}=#{b}") }.join(" ")
       end
 
       def self.verdict_text(change)
@@ -69,7 +80,7 @@ module Rackbench
         lines = [[endpoint, "c", "metric", "A", "B", "change", "p", "verdict"]]
         rows.each do |row|
           row.changes.each_with_index do |ch, i|
-            lines << [i.zero? ? row.setup : "", i.zero? ? row.concurrency.to_s : "", ch.metric.label,
+            lines << [i.zero? ? row.label : "", i.zero? ? row.concurrency.to_s : "", ch.metric.label,
                       value(ch.a, ch.metric), value(ch.b, ch.metric), pct(ch.change_pct), p_value(ch),
                       self.class.verdict_text(ch)]
           end
@@ -104,6 +115,13 @@ module Rackbench
         @io.puts
         @io.puts "Only in #{run} (not compared):"
         cells.each { |c| @io.puts "  #{c.endpoint}  #{c.setup}  c=#{c.concurrency}" }
+      end
+
+      def suggest
+        return if @suggested.empty?
+
+        @io.puts
+        @io.puts "To compare the setups above that differ only in the runtime, add #{self.class.pair_arguments(@suggested)}"
       end
 
       def tally

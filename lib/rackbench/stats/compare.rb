@@ -12,6 +12,10 @@ module Rackbench
     # alpha = 0.05; see Welch). A change is only called a difference when the
     # test supports it; otherwise it is "same within noise", and with fewer than
     # 2 repetitions on either side it cannot be tested at all.
+    #
+    # pairs maps a setup label of run B to the label of run A it stands for
+    # (`compare --pair`): its cells meet A's under A's label, and each row
+    # keeps both labels (setup, setup_b) so a report can show what met what.
     class Compare
       METRICS = %w[rps latency_ms.p99 memory.pss_total_mb].freeze
 
@@ -28,19 +32,28 @@ module Rackbench
         end
       end
 
-      Row = Struct.new(:endpoint, :setup, :concurrency, :changes, keyword_init: true)
+      # setup: run A's label; setup_b: run B's (the same unless paired).
+      Row = Struct.new(:endpoint, :setup, :setup_b, :concurrency, :changes, keyword_init: true) do
+        # "puma x2:5", or "puma x2:5 → puma x2:5 on yjit" for a paired row.
+        def label
+          setup == setup_b ? setup : "#{setup} → #{setup_b}"
+        end
+      end
 
+      # only_a, only_b: each run's cells that met none of the other's, under
+      # their own run's labels.
       attr_reader :rows, :only_a, :only_b
 
-      def initialize(trials_a, trials_b, alpha: Welch::ALPHA)
+      def initialize(trials_a, trials_b, pairs: {}, alpha: Welch::ALPHA)
         @alpha = alpha
+        @pairs = pairs
         cells_a = Cells.new(trials_a).cells
         cells_b = Cells.new(trials_b).cells
-        index_b = cells_b.to_h { |c| [key(c), c] }
-        keys_a = cells_a.map { |c| key(c) }
+        index_b = cells_b.to_h { |c| [key(c, @pairs), c] }
+        keys_a = cells_a.to_h { |c| [key(c), true] }
         @rows = cells_a.filter_map { |c| (other = index_b[key(c)]) && row(c, other) }
         @only_a = cells_a.reject { |c| index_b.key?(key(c)) }
-        @only_b = cells_b.reject { |c| keys_a.include?(key(c)) }
+        @only_b = cells_b.reject { |c| keys_a.key?(key(c, @pairs)) }
       end
 
       # Cells whose req/s is significantly lower in B by more than percent.
@@ -53,13 +66,14 @@ module Rackbench
 
       private
 
-      def key(cell)
-        [cell.endpoint, cell.setup, cell.concurrency]
+      def key(cell, pairs = {})
+        [cell.endpoint, pairs.fetch(cell.setup, cell.setup), cell.concurrency]
       end
 
       def row(cell_a, cell_b)
         changes = METRICS.filter_map { |k| change(Metrics[k], cell_a.trials, cell_b.trials) }
-        Row.new(endpoint: cell_a.endpoint, setup: cell_a.setup, concurrency: cell_a.concurrency, changes: changes)
+        Row.new(endpoint: cell_a.endpoint, setup: cell_a.setup, setup_b: cell_b.setup, concurrency: cell_a.concurrency,
+                changes: changes)
       end
 
       # nil when either run has no value for the metric (e.g. memory not sampled).

@@ -66,4 +66,15 @@ class StatsCompareTest < Minitest::Test
     assert_equal [["puma x2:3", 32]], cmp.only_a.map { |c| [c.setup, c.concurrency] }
     assert_equal [["thin", 8]], cmp.only_b.map { |c| [c.setup, c.concurrency] }
   end
+
+  def test_paired_setups_meet_and_keep_both_labels
+    a = F.repetitions([1, 2], **CELL) + F.repetitions([1, 2], **CELL, setup: "thin")
+    b = F.repetitions([1, 2], **CELL, setup: "puma x2:3 on yjit") + F.repetitions([1, 2], **CELL, concurrency: 32, setup: "puma x2:3 on yjit")
+    cmp = Rackbench::Stats::Compare.new(a, b, pairs: { "puma x2:3 on yjit" => "puma x2:3" })
+    assert_equal [["puma x2:3", "puma x2:3 on yjit", "puma x2:3 → puma x2:3 on yjit"]],
+                 cmp.rows.map { |r| [r.setup, r.setup_b, r.label] }
+    assert_equal [["thin", 8]], cmp.only_a.map { |c| [c.setup, c.concurrency] }
+    assert_equal [["puma x2:3 on yjit", 32]], cmp.only_b.map { |c| [c.setup, c.concurrency] }, "B's own label"
+    assert_equal "thin", compare(a, F.repetitions([1, 2], **CELL, setup: "thin")).rows.first.label
+  end
 end
