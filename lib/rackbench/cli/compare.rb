@@ -84,7 +84,7 @@ module Rackbench
 
         suggested = pairs.suggestions
         unless suggested.empty?
-          return "setups that differ only in the runtime are not paired by themselves; to compare them add " \
+          return "setups that are the same configuration but for the runtime are not paired by themselves; to compare them add " \
                  "#{Report::Comparison.pair_arguments(suggested)}"
         end
         met = pairs.setups_a & pairs.setups_b.map { |s| pairs.to_h.fetch(s, s) }

@@ -30,10 +30,11 @@ module Rackbench
         @pairs
       end
 
-      # [[setup of A, setup of B], ...]: setups left in one run only that
-      # differ only in the runtime word (or in words that parse alike, such
-      # as "x2" and "x2:5" for Puma), each with exactly one such partner.
-      # Labels that no longer parse (an old run) are left out.
+      # [[setup of A, setup of B], ...]: setups left in one run only that are
+      # the same configuration but for the runtime (labels differing in the
+      # runtime word, or in words that parse alike, such as "x2" and "x2:5"
+      # for Puma), each with exactly one such partner. Labels that no longer
+      # parse (an old run) are left out.
       def suggestions
         left_a = @setups_a - @pairs.values
         left_a -= @setups_b - @pairs.keys

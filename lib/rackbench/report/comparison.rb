@@ -10,8 +10,8 @@ module Rackbench
     # n repetitions, the change of the means, Welch's p and the verdict), the
     # cells found in one run only, and a one-line tally. A paired row names
     # both setups, "A's label → B's label". suggested: pairs of setups left
-    # in one run only that differ only in the runtime ([[A, B], ...]), shown
-    # with the --pair arguments that would compare them.
+    # in one run only that are the same configuration but for the runtime
+    # ([[A, B], ...]), shown with the --pair arguments that would compare them.
     class Comparison
       WORDS = {
         "rps" => { higher: "faster", lower: "slower" },
@@ -121,7 +121,7 @@ module Rackbench
         return if @suggested.empty?
 
         @io.puts
-        @io.puts "To compare the setups above that differ only in the runtime, add #{self.class.pair_arguments(@suggested)}"
+        @io.puts "To compare the setups above that are the same configuration but for the runtime, add #{self.class.pair_arguments(@suggested)}"
       end
 
       def tally

@@ -40,7 +40,7 @@ class CompareLabelsTest < Minitest::Test
     status, _out, err = run_cli("compare", a, b)
     assert_equal 1, status
     pairs = '--pair "puma x2:5 on yjit=puma x2:5" --pair "unicorn x2 on yjit=unicorn x2 on mri"'
-    assert_match(/\AError: no cell .* is in both runs.*; setups that differ only in the runtime are not paired by themselves; to compare them add #{Regexp.escape(pairs)}\n\z/,
+    assert_match(/\AError: no cell .* is in both runs.*; setups that are the same configuration but for the runtime are not paired by themselves; to compare them add #{Regexp.escape(pairs)}\n\z/,
                  err)
 
     # Followed to the letter: the arguments pasted after the two runs.
@@ -94,7 +94,7 @@ class CompareLabelsTest < Minitest::Test
     assert_equal 0, status, err
     assert_includes out, "Only in A (not compared):\n  /hello  puma x2:5 on yjit  c=8\n"
     assert_includes out, "Only in B (not compared):\n  /hello  puma x2:5  c=8\n"
-    assert_includes out, "\nTo compare the setups above that differ only in the runtime, add --pair \"puma x2:5 on yjit=puma x2:5\"\n"
+    assert_includes out, "\nTo compare the setups above that are the same configuration but for the runtime, add --pair \"puma x2:5 on yjit=puma x2:5\"\n"
   end
 
   def test_same_setups_at_other_endpoints_name_what_differs
