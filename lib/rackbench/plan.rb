@@ -6,10 +6,14 @@ module Rackbench
   # What to run: setups x endpoints x load levels x repetitions, expanded into
   # trials in the order the runner takes them.
   #
-  # Order: repetition, then setup (one boot per setup and repetition), then
-  # endpoint, then level. The setup order is rotated in each repetition
-  # (TechEmpower alternates its order the same way) so that machine drift
-  # spreads over all setups instead of biasing the one that always runs last.
+  # Order: round (a repetition), then setup (one boot per setup and round),
+  # then endpoint, then level. Each round measures every setup once, in a
+  # fresh random order drawn from the run's seed (config[:seed], stored, so
+  # --resume keeps it): Randomized Multiple Interleaved Trials (Abedi &
+  # Brecht, ICPE 2017), so that machine drift spreads over all setups
+  # instead of biasing one, and each round pairs the setups under the same
+  # conditions (Stats::Decision's paired log ratios). A fixed rotation would
+  # pair a setup with the same neighbour in every round.
   class Plan
     # A load level is a concurrency (closed loop) or a rate (open loop).
     Trial = Struct.new(:setup, :endpoint, :concurrency, :rate, :repetition, keyword_init: true) do
@@ -81,8 +85,9 @@ module Rackbench
 
     # [[repetition, setup], ...]
     def schedule
+      random = Random.new(config[:seed] || 0)
       (1..config[:repeat]).flat_map do |rep|
-        setups.rotate(rep - 1).map { |setup| [rep, setup] }
+        setups.shuffle(random: random).map { |setup| [rep, setup] }
       end
     end
 

@@ -64,8 +64,8 @@ class ConfigTest < Minitest::Test
     %w[http:///x ftp://127.0.0.1/ http://127.0.0.1:3000/#top].each do |url|
       assert_raises(Rackbench::UsageError, url) { build({ url: url }) }
     end
-    assert_equal build({ url: "http://127.0.0.1:3000/x" }), Rackbench::Config.load(Rackbench::Config.dump(build({ url: "http://127.0.0.1:3000/x" }))),
-                 "a stored config (--resume) builds the same plan"
+    built = build({ url: "http://127.0.0.1:3000/x" })
+    assert_equal built, Rackbench::Config.load(Rackbench::Config.dump(built)), "a stored config (--resume) builds the same plan"
   end
 
   def test_the_arena_refuses_an_endpoint_it_does_not_serve
@@ -83,5 +83,21 @@ class ConfigTest < Minitest::Test
   def test_default_setups_scale_to_cores
     assert_equal ["puma x4:5", "unicorn x4", "thin", "passenger x4"], Rackbench::Config.default_setups(4)
     assert_equal ["puma x2:5", "thin"], Rackbench::Config.default_setups(2, installed: %w[puma thin])
+  end
+
+  # --margin: a share of 0 < m < 1; the seed drawn when not given and kept
+  # through a stored config (so --resume keeps the rounds' orders).
+  def test_margin_and_seed
+    assert_in_delta 0.05, build({})[:margin]
+    assert_in_delta 0.02, build({ margin: 0.02 })[:margin]
+    [0, 1, 1.5, -0.1, "x"].each do |bad|
+      error = assert_raises(Rackbench::UsageError, bad.inspect) { build({ margin: bad }) }
+      assert_match(/--margin must be a percentage above 0 and below 100/, error.message)
+    end
+    assert_equal 42, build({ seed: "42" })[:seed]
+    assert_raises(Rackbench::UsageError) { build({ seed: "-1" }) }
+    drawn = build({})[:seed]
+    assert_kind_of Integer, drawn
+    assert_equal drawn, Rackbench::Config.load(Rackbench::Config.dump(build({ seed: drawn })))[:seed]
   end
 end

@@ -20,7 +20,11 @@ class RunDirSafetyTest < Minitest::Test
 
   def test_a_setup_given_twice_is_refused
     e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(setups: ["puma x2:5", "unicorn x2", "puma x2:5"]) }
-    assert_equal 'setup "puma x2:5" is given twice; give it once and use --repeat N for repetitions', e.message
+    assert_equal 'setup "puma x2:5" is given twice; give it once and use --repeat N for rounds (or tag each to measure ' \
+                 'it under two names: "puma x2:5 #a" and "puma x2:5 #b")', e.message
+    tagged = Rackbench::Config.build(setups: ["puma x2:5 #a", "puma x2:5 #b"])[:setups]
+    assert_equal ["puma x2:5 #a", "puma x2:5 #b"], tagged.map(&:label), "an A/A pair under two names"
+    assert_equal [2, 5], [tagged[0].workers, tagged[1].threads]
   end
 
   def test_a_huge_log_is_read_from_its_end_only

@@ -55,7 +55,11 @@ module Rackbench
       declare :warmup_max, "--warmup-max SECONDS", "with --warmup steady: give up (and warn) after this long",
               default: :config
       declare :cooldown, "--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint", default: :config
-      declare :repeat, "-r", "--repeat N", "repetitions of every cell, setups reordered each time", default: :config
+      declare :repeat, "-r", "--repeat N", "rounds: every setup once per round, in a fresh random order", default: :config
+      declare :seed, "--seed N", "random seed of the rounds' setup orders", rule: "drawn, and stored in meta.json"
+      declare :margin, "--margin PERCENT", "equivalence margin of the decisions between setups: within it is " \
+                                           "\"equivalent\", beyond it \"faster\"/\"slower\"",
+              rule: "5", parse: ->(v) { Units.percent(v, flag: "--margin") / 100.0 }
       declare :engine, "--engine NAME", "load generator: wrk, wrk-open (with --rate), ab, siege, siege-close (no keep-alive)",
               default: :config
       declare :threads, "--threads N", "load-generator threads",

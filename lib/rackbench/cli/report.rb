@@ -5,6 +5,8 @@ require_relative "command"
 require_relative "../store/run_dir"
 require_relative "../report/table"
 require_relative "../report/dataset"
+require_relative "../plan/config"
+require_relative "../units"
 
 module Rackbench
   module CLI
@@ -40,6 +42,9 @@ module Rackbench
                "  concurrency  per concurrency and metric, endpoints x setups",
                "  (without --pivot, csv is tidy: one row per trial, one column per variable)") { |v| opts[:pivot] = v }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |v| opts[:output] = v }
+          o.on("--margin PERCENT", "equivalence margin of the decisions between setups (default: the run's, 5)") do |v|
+            opts[:margin] = Config.margin(Units.percent(v, flag: "--margin") / 100.0)
+          end
           o.separator ""
           o.separator "Every figure is the median of a cell's repetitions; html and json add a 95% t-interval."
           o.separator "json follows the schema rackbench.report/1 (docs/report-json.md)."
@@ -64,10 +69,10 @@ module Rackbench
         case opts[:format]
         when "table"
           io = StringIO.new
-          Report::Table.new(store.trials, setups: store.setups, io: io).render
+          Report::Table.new(store.trials, setups: store.setups, io: io, margin: opts[:margin] || store.meta.dig("config", "margin")).render
           io.string
-        when "csv" then csv(Report::Dataset.from_store(store), opts[:pivot])
-        else reporter(FORMATS.fetch(opts[:format])).new(Report::Dataset.from_store(store)).render
+        when "csv" then csv(Report::Dataset.from_store(store, margin: opts[:margin]), opts[:pivot])
+        else reporter(FORMATS.fetch(opts[:format])).new(Report::Dataset.from_store(store, margin: opts[:margin])).render
         end
       end
 

@@ -53,7 +53,7 @@ module Rackbench
       end
 
       def report(store)
-        Report::Table.new(store.trials, setups: store.setups, io: @out).render
+        Report::Table.new(store.trials, setups: store.setups, io: @out, margin: store.meta.dig("config", "margin")).render
         Suites::Findings.report(store, io: @out)
         @err.puts "Run directory: #{store.path}"
         TestSeam.hold(:report, err: @err, env: @env)
@@ -123,7 +123,7 @@ module Rackbench
       end
 
       OPTIONS = %i[suite quick setups scenario endpoints concurrency rate connections expected_latency duration warmup
-                   warmup_window warmup_tolerance warmup_max cooldown repeat engine threads cpus timeout boot_timeout
+                   warmup_window warmup_tolerance warmup_max cooldown repeat seed margin engine threads cpus timeout boot_timeout
                    stop_timeout expect_status port app url pid out upstream_delay upstream_bytes health_path
                    health_timeout load_hosts ssh_key ssh_known_hosts bind verify resume quiet].freeze
 

@@ -30,7 +30,9 @@ module Rackbench
       warmup_tolerance: 0.05, # --warmup steady: two consecutive windows within this share are steady
       warmup_max: 60.0,      # --warmup steady: seconds after which the warm-up ends unsteady (a warning)
       cooldown: 1.0,         # idle seconds after each level of a CPU-heavy endpoint
-      repeat: 1,
+      repeat: 1,             # rounds: every setup once per round, in a fresh random order (Plan#schedule)
+      seed: nil,             # the round orders' random seed; nil: drawn at the run's start (stored in meta.json)
+      margin: 0.05,          # equivalence margin of decisions (Stats::Decision): a share, from --margin PERCENT
       engine: "wrk",
       threads: nil,          # load-generator threads; nil: min(concurrency, cores)
       timeout: 30.0,         # a request slower than this counts as a timeout error
@@ -84,12 +86,14 @@ module Rackbench
     end
 
     # The same setup twice would be folded into one cell as if it were a
-    # repetition (setup order is not randomised within one): refused.
+    # repetition: refused (to measure one setup under two names, an A/A
+    # test, tag them: "puma x2:5 #a" and "puma x2:5 #b").
     def check_duplicate_setups(setups)
       twice = setups.map(&:label).tally.find { |_, n| n > 1 }&.first
       return unless twice
 
-      raise UsageError, "setup #{twice.inspect} is given twice; give it once and use --repeat N for repetitions"
+      raise UsageError, "setup #{twice.inspect} is given twice; give it once and use --repeat N for rounds " \
+                        "(or tag each to measure it under two names: \"#{twice} #a\" and \"#{twice} #b\")"
     end
 
     # Each server's own default setup for this many cores (Server::Base.default_label;
@@ -126,6 +130,8 @@ module Rackbench
       cfg[:endpoints] = Array(cfg[:endpoints]).map { |e| endpoint(e) }
       cfg[:health_path] = endpoint(cfg[:health_path]) unless cfg[:health_path].nil?
       cfg[:expect_status] = statuses(cfg[:expect_status]) unless cfg[:expect_status].nil?
+      cfg[:margin] = margin(cfg[:margin])
+      cfg[:seed] = seed(cfg[:seed])
       check_scenario(cfg)
       check_url(cfg)
       check_arena(cfg)
@@ -154,6 +160,27 @@ module Rackbench
       return raise(UsageError, "--warmup must be a number of seconds >= 0 or \"steady\" (got #{value.inspect})") if key == :warmup
 
       raise UsageError, "#{flag(key)} must be a number of #{unit} >= #{min} (got #{value.inspect})"
+    end
+
+    # The equivalence margin as a share (0.05), from 0.05 or a percentage
+    # as typed (--margin 5 or 5%: Units.percent's reading, then / 100).
+    def margin(value)
+      share = value.is_a?(Numeric) ? value.to_f : nil
+      return share if share&.positive? && share < 1
+
+      shown = value.is_a?(Numeric) ? "#{format('%g', value * 100)}%" : value.inspect
+      raise UsageError, "--margin must be a percentage above 0 and below 100, e.g. 5 for +-5% (got #{shown})"
+    end
+
+    # The seed of the rounds' random orders: drawn when none is given, and
+    # stored with the config so a resumed run keeps its orders.
+    def seed(value)
+      return Random.new_seed % (2**31) if value.nil?
+
+      n = Integer(value.to_s, 10, exception: false)
+      return n if n && n >= 0
+
+      raise UsageError, "--seed must be a whole number >= 0 (got #{value.inspect})"
     end
 
     def check_scenario(cfg)

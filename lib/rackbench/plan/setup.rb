@@ -21,7 +21,9 @@ module Rackbench
   # reverse proxy in front, as the seed studies deployed Thin and Unicorn);
   # "on yjit" / "on mri" (the runtime: MRI, or MRI with YJIT turned on);
   # "on jruby" (Puma in one process on JRuby, Runtime::Jruby), optionally with
-  # a heap limit "-Xmx512m" (the JVM's default is a quarter of RAM).
+  # a heap limit "-Xmx512m" (the JVM's default is a quarter of RAM). A word
+  # "#NAME" only names it: "puma x2:5 #a" and "puma x2:5 #b" are one
+  # configuration under two labels (an A/A test of the decisions).
   Setup = Struct.new(:label, :server, :workers, :threads, :preload, :front, :runtime, :heap, keyword_init: true) do
     def to_h
       super.transform_keys(&:to_s)
@@ -53,6 +55,7 @@ module Rackbench
       front = nil
       runtime = "mri"
       heap = JrubySetup.take_heap!(words, text)
+      words.reject! { |w| w.match?(/\A#[\w.-]+\z/) } # name tags: the same setup under two names (an A/A test)
       2.times do
         case words.last(2).map(&:downcase)
         in ["behind", "nginx"] then front = "nginx"

@@ -4,6 +4,7 @@ require_relative "../stats/cells"
 require_relative "../stats/metrics"
 require_relative "../stats/interval"
 require_relative "../stats/welch"
+require_relative "../stats/decisions"
 
 module Rackbench
   module Report
@@ -13,12 +14,15 @@ module Rackbench
     class Dataset
       attr_reader :meta, :trials, :setup_rows, :cells, :path
 
-      def self.from_store(store)
-        new(meta: store.meta, trials: store.trials, setup_rows: store.setups, path: store.path)
+      # margin: the equivalence margin of the decisions (a share); nil: the
+      # run's own (meta.json's config), else Stats::Decision's default.
+      def self.from_store(store, margin: nil)
+        new(meta: store.meta, trials: store.trials, setup_rows: store.setups, path: store.path, margin: margin)
       end
 
-      def initialize(meta:, trials:, setup_rows: [], path: nil)
+      def initialize(meta:, trials:, setup_rows: [], path: nil, margin: nil)
         @meta = meta.is_a?(Hash) ? meta : {}
+        @margin = margin || @meta.dig("config", "margin") || Stats::Decision::DEFAULT_MARGIN
         @trials = trials
         @setup_rows = setup_rows
         @path = path
@@ -44,6 +48,12 @@ module Rackbench
         @trials.each_with_object(Hash.new { |h, k| h[k] = [] }) do |t, out|
           Array(t["notes"]).each { |note| out[note.to_s] |= ["#{t['setup']} #{t['endpoint']}"] }
         end
+      end
+
+      # Every decision between setups, cell by cell (Stats::Decisions: paired
+      # rounds, the margin, Holm over the family).
+      def decisions
+        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin)
       end
 
       def memory? = sampled?("memory")

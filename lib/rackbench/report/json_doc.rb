@@ -30,6 +30,7 @@ module Rackbench
           "method" => method_section,
           "setups" => @data.setup_rows,
           "cells" => @data.cells.cells.map { |c| cell(c) },
+          "decisions" => @data.decisions.to_a,
           "trials" => @data.trials
         }
       end
@@ -53,6 +54,10 @@ module Rackbench
           "point" => "median of the repetitions",
           "interval" => @data.ci_method,
           "comparison_test" => Stats::Welch::METHOD,
+          "decisions" => { "paired" => Stats::Decision::PAIRED, "margin" => @data.decisions.margin,
+                           "family" => Stats::Decisions::HOLM,
+                           "rule" => "faster/slower: the 95% interval of B/A lies beyond the margin; equivalent: inside " \
+                                     "it (two one-sided tests); undecided: otherwise" },
           "latency_note" => "closed-loop latency is measured from each request's send and hides coordinated omission"
         }
       end

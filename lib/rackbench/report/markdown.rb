@@ -3,6 +3,7 @@
 require_relative "dataset"
 require_relative "number_format"
 require_relative "warmup_curve"
+require_relative "decision_text"
 
 module Rackbench
   module Report
@@ -19,6 +20,7 @@ module Rackbench
         out = +"## rackbench: #{esc(run_name)}\n\n#{environment_line}\n"
         return out << "\nNo trials are stored in this run directory yet.\n" << failures if @data.trials.empty?
 
+        out << decisions
         @data.endpoints.each { |endpoint| out << "\n" << endpoint_table(endpoint) }
         out << WarmupCurve.markdown(@data.trials, escape: method(:esc))
         out << failures
@@ -33,6 +35,14 @@ module Rackbench
       private
 
       def esc(text) = self.class.escape(text)
+
+      # The decisions first (what the run concluded), then the tables.
+      def decisions
+        lines = DecisionText.lines(@data.decisions)
+        return "" if lines.empty?
+
+        "\n#{esc(DecisionText.header(@data.decisions))}\n\n#{lines.map { |l| "- #{esc(l)}" }.join("\n")}\n"
+      end
 
       def run_name
         @data.path ? File.basename(@data.path) : (@data.meta["started_at"] || "run")

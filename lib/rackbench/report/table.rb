@@ -7,6 +7,7 @@ require_relative "../stats/interval"
 require_relative "resource_table"
 require_relative "verdict_notes"
 require_relative "quiet_notes"
+require_relative "decision_text"
 
 module Rackbench
   module Report
@@ -25,7 +26,9 @@ module Rackbench
                 "? = invalid trial (rate not achieved or schedule slipped)."
       }.freeze
 
-      def initialize(trials, setups: [], io: $stdout)
+      # margin: the run's equivalence margin (a share; nil: the default 5%).
+      def initialize(trials, setups: [], io: $stdout, margin: nil)
+        @margin = margin || Stats::Decision::DEFAULT_MARGIN
         @trials = trials
         @cells = Stats::Cells.new(trials)
         # A setup counts as failed when its latest attempt failed (a resumed
@@ -48,6 +51,7 @@ module Rackbench
         return unless @cells.cells.any? { |c| c.trials.size > 1 }
 
         @io.puts "With repetitions: median req/s [#{Stats::Interval.description}] and its coefficient of variation."
+        DecisionText.render(Stats::Decisions.for_run(@trials, margin: @margin), @io, setups: @cells.setups.size)
         noisy = @cells.cells.select { |c| c.rps.cv.to_f > NOISY_CV }
         return if noisy.empty?
 

@@ -15,7 +15,7 @@ class ReportJsonDocTest < Minitest::Test
   def test_schema_sections_and_cell_summaries
     d = doc
     assert_equal "rackbench.report/1", d["schema"]
-    assert_equal %w[schema generated_by run_dir meta method setups cells trials], d.keys
+    assert_equal %w[schema generated_by run_dir meta method setups cells decisions trials], d.keys
     assert_equal "bench-host", d.dig("meta", "hostname")
     assert_equal 24, d["trials"].size
     assert_equal 3, d["setups"].size
@@ -34,5 +34,24 @@ class ReportJsonDocTest < Minitest::Test
     assert_in_delta 21.0, cell.dig("metrics", "latency_ms.p99", "median"), 1e-9
     assert_in_delta 120.0, cell.dig("metrics", "memory.pss_total_mb", "median"), 1e-9
     assert_in_delta 70.0, cell.dig("metrics", "cpu.server_pct", "median"), 1e-9
+  end
+
+  # One decision per cell x metric x pair: unicorn x2 serves 0.6x puma x2:3's
+  # req/s in every round of the fixture, so each is decided, paired.
+  def test_decisions_per_cell_metric_and_pair
+    decisions = doc["decisions"]
+    assert_equal 2 * 2 * 3, decisions.size
+    rps = decisions.select { |x| x["metric"] == "rps" }
+    assert_equal 4, rps.size
+    rps.each do |x|
+      assert_equal %w[puma\ x2:3 unicorn\ x2], [x["a"], x["b"]]
+      assert_equal "slower", x["outcome"]
+      assert_in_delta 0.6, x["ratio"], 1e-3
+      assert_operator x["ci_low"], :<=, x["ratio"]
+      assert_equal [3, 0.05], [x["rounds"], x["margin"]]
+      assert_match(/paired rounds/, x["method"])
+    end
+    assert_equal %w[slower], decisions.select { |x| x["metric"] == "latency_ms.p99" }.map { |x| x["outcome"] }.uniq
+    assert_equal %w[smaller], decisions.select { |x| x["metric"] == "memory.pss_total_mb" }.map { |x| x["outcome"] }.uniq
   end
 end

@@ -2,16 +2,16 @@
 
 require_relative "escape"
 require_relative "../number_format"
-require_relative "../../stats/welch"
+require_relative "../decision_text"
 require_relative "../../stats/metrics"
 
 module Rackbench
   module Report
     class Html
       # The page's headline: per endpoint at one concurrency level, which setup
-      # served the most req/s, and whether the lead over the runner-up is real
-      # by Welch's t-test on their repetitions (two-sided, alpha = 0.05). A lead
-      # the test does not support is written "same within noise".
+      # served the most req/s, and the decision against the runner-up
+      # (faster/slower, equivalent within the margin, or undecided with the
+      # rounds it would take; Report::DecisionText).
       class Leaders
         include Escape
 
@@ -37,23 +37,14 @@ module Rackbench
           "<li>#{text}#{second ? ", #{versus(best, second)}" : ''}</li>"
         end
 
+        # The decision on req/s between the two (Stats::Decisions: paired
+        # rounds, the run's margin, Holm over the family), in its own words.
         def versus(best, second)
-          values = ->(cell) { Stats::Metrics["rps"].values(cell.trials) }
-          test = Stats::Welch.test(values.call(second), values.call(best))
-          lead = second.rps.median.to_f.positive? ? format("%+.0f%%", (best.rps.median / second.rps.median - 1) * 100) : "ahead"
-          if test.nil?
-            "#{lead} over #{h(second.setup)}, <span class=\"muted\">n&lt;2, cannot test</span>"
-          elsif test.no_variance?
-            "#{lead} over #{h(second.setup)}, <span class=\"muted\">#{Stats::Welch::NO_VARIANCE}</span>"
-          elsif test.significant?
-            "#{lead} over #{h(second.setup)} <span class=\"muted\">(Welch p #{p_text(test.p)})</span>"
-          else
-            "same within noise as #{h(second.setup)} <span class=\"muted\">(#{lead}, Welch p #{p_text(test.p)})</span>"
-          end
-        end
+          entry = @data.decisions.for_cell(best.endpoint, @level)
+                       .find { |e| e.metric == "rps" && e.a == best.setup && e.b == second.setup }
+          return "#{h(second.setup)} next <span class=\"muted\">(a decision needs 2 or more rounds of each: -r 3)</span>" unless entry
 
-        def p_text(p)
-          p < 0.001 ? "&lt; 0.001" : format("= %.3f", p)
+          "#{h(second.setup)}: #{h(DecisionText.phrase(entry))}"
         end
       end
     end
