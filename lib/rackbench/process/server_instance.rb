@@ -9,6 +9,7 @@ require_relative "../error"
 require_relative "http_probe"
 require_relative "log_cap"
 require_relative "../server/error_line"
+require_relative "../server/boot_advice"
 
 module Rackbench
   module ProcessControl
@@ -53,7 +54,7 @@ module Rackbench
         raise port_taken if Sampling::Sockets.port_in_use?(@port)
 
         @files = @adapter.files(@setup, port: @port, dir: @dir)
-        @files.each { |path, text| File.write(path, text) }
+        @files.each { |path, text| write_file(path, text) }
         @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }))
         @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env),
                                                     chdir: File.dirname(@app), log_path: log_path, cpus: @cpus)
@@ -131,12 +132,24 @@ module Rackbench
       end
 
       # Workers that never came up are usually an app that fails to load in
-      # them (Passenger answers its own error page meanwhile): quote the log.
+      # them (Passenger answers its own error page meanwhile): quote the log,
+      # with advice that fits the error (Server::BootAdvice).
       def workers_why(found)
         line = Server::ErrorLine.first(Server::ErrorLine.tail(log_path))
         return "" unless found.zero? && line&.match?(Server::ErrorLine::ERROR)
 
-        " (the app did not start in them: #{line}; make it boot with its own setup first)"
+        " (the app did not start in them: #{[line, Server::BootAdvice.app_load(line, root: app_root)].compact.join('; ')})"
+      end
+
+      def app_root
+        File.dirname(@app)
+      end
+
+      # A file that starts with "#!" is a script the server runs (Passenger's
+      # --ruby wrapper): written executable.
+      def write_file(path, text)
+        File.write(path, text)
+        File.chmod(0o755, path) if text.start_with?("#!")
       end
 
       def owns_port?
@@ -148,7 +161,7 @@ module Rackbench
         return port_taken if tail.match?(/address already in use|EADDRINUSE/i)
 
         line = Server::ErrorLine.first(Server::ErrorLine.tail(log_path)) || "(empty log)"
-        failed("exited during boot (#{@child.exit_summary}): #{line}")
+        failed("exited during boot (#{@child.exit_summary}): #{[line, Server::BootAdvice.bundle(line, root: app_root)].compact.join('; ')}")
       end
 
       def port_taken

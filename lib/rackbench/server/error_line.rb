@@ -7,11 +7,25 @@ module Rackbench
     # '<main>'"), but a line that names an error: an exception class
     # ("RuntimeError", "Gem::LoadError"), "Error"/"invalid", Bundler's "Your
     # Ruby version is ..." or "Could not find ...".
+    #
+    # The quote is the error's own words: what the log puts before them on
+    # the line is dropped (PREFIXES), and a quote too long for one line loses
+    # its middle, never its end, so the last sentence (Bundler's advice, the
+    # exception class) stays whole. Recorded logs: test/fixtures/boot_logs.
     module ErrorLine
       BACKTRACE = /\A\s*from\s|\A\s*\S+:\d+:in\s/.freeze
       ERROR = Regexp.union(/\b\w*(Error|Exception)\b/, /\b(error|invalid|failed|undefined|not found|cannot load)\b/i,
                            /\AYour (Ruby|bundle)/, /\ACould not (find|locate)/).freeze
-      MAX = 200
+      # In this order: Passenger's "App 123 output: " before each line of an
+      # app process; its loader's "Error: The application encountered the
+      # following error: "; Ruby's "file:line:in `method': " before an
+      # uncaught exception's message (Bundler's errors included; Ruby 3.4
+      # quotes 'method' with two apostrophes).
+      PREFIXES = [/\AApp \d+ output:\s*/, /\AError: The application encountered the following error:\s*/,
+                  /\A\S+:\d+:in [`'][^`']*':\s+/].freeze
+      MAX = 200 # lines of a log's tail
+      QUOTE_MAX = 400 # characters of a quote
+      CUT = " ... "
 
       module_function
 
@@ -19,12 +33,13 @@ module Rackbench
       # the last line that is not a backtrace frame; nil for an empty text.
       def first(text)
         lines = candidates(text)
-        pick(lines.find { |l| l.match?(ERROR) } || lines.reject { |l| l.match?(BACKTRACE) }.last || lines.last)
+        words = lines.reject { |l| l.match?(BACKTRACE) }
+        pick(words.find { |l| l.match?(ERROR) } || words.last || lines.last)
       end
 
       # The last line naming an error (a request's failure, after boot).
       def last(text)
-        pick(candidates(text).reverse.find { |l| l.match?(ERROR) })
+        pick(candidates(text).reverse.find { |l| !l.match?(BACKTRACE) && l.match?(ERROR) })
       end
 
       # Bytes read from a log's end: a server logging every request can
@@ -46,12 +61,32 @@ module Rackbench
         ""
       end
 
+      # Lines without their prefixes; no blank lines, no "from" frames.
       def candidates(text)
-        text.to_s.lines.map(&:strip).reject { |l| l.empty? || l.match?(/\A\s*from\s/) }
+        text.to_s.lines.map { |l| unprefix(l.strip) }.reject { |l| l.empty? || l.match?(/\A\s*from\s/) }
+      end
+
+      def unprefix(line)
+        PREFIXES.reduce(line) { |l, prefix| l.sub(prefix, "") }
       end
 
       def pick(line)
-        line && line[0, 240]
+        line && shorten(line)
+      end
+
+      # A quote within QUOTE_MAX: the start of the line cut at a word, CUT,
+      # then the last sentence whole with the exception class ("(Bundler::
+      # GemNotFound)"). A last sentence itself too long (Bundler's list of
+      # missing gems) keeps its own end from a word on.
+      def shorten(line)
+        return line if line.length <= QUOTE_MAX
+
+        klass = line[/ \([A-Z]\w*(?:::\w+)*\)\z/].to_s
+        body = line.delete_suffix(klass)
+        tail = body.split(/(?<=[.!?])\s+/).last.to_s
+        tail = body[-QUOTE_MAX / 3..][/(?<=\s)\S.*\z/].to_s if tail.length > QUOTE_MAX / 2
+        room = QUOTE_MAX - CUT.length - tail.length - klass.length
+        "#{body[0, room].sub(/\s+\S*\z/, '')}#{CUT}#{tail}#{klass}"
       end
     end
   end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require "shellwords"
 require_relative "base"
 
 module Rackbench
@@ -18,6 +19,9 @@ module Rackbench
     # Its instance directory (Unix sockets) stays in Passenger's default
     # place (the temporary directory): a socket path must fit in 107 bytes,
     # which a run directory's path does not promise.
+    #
+    # An app with a Gemfile runs on a --ruby wrapper that loads bundler/setup
+    # before Passenger's loader (see bundled_ruby).
     class Passenger < Base
       KEY = "passenger"
       BINARY = File.executable?("/usr/bin/passenger") ? "/usr/bin/passenger" : "passenger"
@@ -56,7 +60,8 @@ module Rackbench
       def argv(setup, app:, port:, dir:, host: "127.0.0.1")
         [@binary, "start", File.dirname(app), "--engine", "builtin", "--address", host,
          "--port", port.to_s, "--environment", "production", "--rackup", app,
-         "--ruby", ruby, "--min-instances", setup.workers.to_s, "--max-pool-size", setup.workers.to_s,
+         "--ruby", @app&.bundled? ? ruby_wrapper(dir) : ruby,
+         "--min-instances", setup.workers.to_s, "--max-pool-size", setup.workers.to_s,
          "--spawn-method", setup.preload ? "smart" : "direct",
          "--disable-security-update-check", "--disable-anonymous-telemetry",
          "--log-file", log_files(dir).first, "--pid-file", pid_file(dir),
@@ -65,6 +70,10 @@ module Rackbench
 
       def log_files(dir)
         [File.join(dir, "passenger.log")]
+      end
+
+      def files(_setup, port:, dir:)
+        @app&.bundled? ? { ruby_wrapper(dir) => bundled_ruby } : {}
       end
 
       # The watchdog's pid; its tree holds the core and the app processes.
@@ -89,6 +98,38 @@ module Rackbench
 
       def pid_file(dir)
         File.join(dir, "passenger.pid")
+      end
+
+      def ruby_wrapper(dir)
+        File.join(dir, "passenger-ruby")
+      end
+
+      # Passenger's Ruby loader (rack-preloader.rb, rack-loader.rb) requires
+      # its request handler before it sets up the app's bundle, and that
+      # requires "stringio" (phusion_passenger/utils/tee_input.rb). RubyGems
+      # then activates the default gem (stringio 3.0.1.2 on Debian's Ruby
+      # 3.1), so the loader's own `require "bundler/setup"` fails on any
+      # lockfile that pins another version, as Rails 7.2's does: "You have
+      # already activated stringio 3.0.1.2, but your Gemfile requires
+      # stringio 3.2.0". No Passenger option runs earlier (load_path_setup_file
+      # and config/setup_load_paths.rb are read after that require).
+      #
+      # --ruby is an executable Passenger runs with the loader's path as its
+      # argument, so this wrapper starts Ruby with -rbundler/setup: Bundler
+      # activates the lockfile's versions first (as `bundle exec` does for
+      # the other servers), the loader's `require "stringio"` then loads the
+      # app's 3.2.0, and the loader's second bundler/setup is a no-op.
+      # BUNDLE_GEMFILE names the app's Gemfile here, so the wrapper does not
+      # depend on what Passenger passes on of its environment; RUBYOPT
+      # (runtime flags) still reaches Ruby through exec. Passenger also runs
+      # its prespawn helper with --ruby, which works in the app's bundle too.
+      def bundled_ruby
+        <<~SH
+          #!/bin/sh
+          # rackbench: Passenger's --ruby for an app with a Gemfile. Bundler sets up
+          # the app's bundle before Passenger's loader activates any default gem.
+          BUNDLE_GEMFILE=#{Shellwords.escape(@app.gemfile)} exec #{Shellwords.escape(ruby)} -rbundler/setup "$@"
+        SH
       end
     end
   end
