@@ -85,10 +85,14 @@ module Rackbench
 
     # [[repetition, setup], ...]
     def schedule
-      random = Random.new(config[:seed] || 0)
-      (1..config[:repeat]).flat_map do |rep|
-        setups.shuffle(random: random).map { |setup| [rep, setup] }
-      end
+      (1..config[:repeat]).flat_map { |rep| round(rep).map { |setup| [rep, setup] } }
+    end
+
+    # Round rep's setups in its own random order, drawn from the seed and
+    # the round's number alone, so a round added later (run --decide) or
+    # resumed has the same order whenever it is drawn.
+    def round(rep)
+      setups.shuffle(random: Random.new(config[:seed].to_i * 1_000_003 + rep))
     end
 
     def trials_for(setup, repetition)

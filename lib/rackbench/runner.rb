@@ -7,6 +7,7 @@ require_relative "workload/arena"
 require_relative "workload/upstream_stub"
 require_relative "workload/app"
 require_relative "runner/session"
+require_relative "runner/adaptive_rounds"
 require_relative "test_seam"
 require_relative "sampling/noise"
 
@@ -42,19 +43,28 @@ module Rackbench
 
     def call
       Rackbench::Sampling::Noise.check_before_run(@listener, @engine)
+      started = Clock.now
       with_upstream do |env|
-        @plan.schedule.each do |rep, setup|
-          trials = @plan.trials_for(setup, rep).reject { |t| @stored.include?(t.key) }
-          next if trials.empty?
+        @plan.schedule.each { |rep, setup| run_session(rep, setup, env) }
+        next unless @config[:decide]
 
-          Session.new(setup: setup, repetition: rep, trials: trials, context: context(env)).call
-          TestSeam.hold(:between_setups)
+        AdaptiveRounds.new(plan: @plan, store: @store, listener: @listener, started: started).call do |rep|
+          @progress.total += @plan.round(rep).sum { |setup| @plan.trials_for(setup, rep).size }
+          @plan.round(rep).each { |setup| run_session(rep, setup, env) }
         end
       end
       @listener.run_finished(@store)
     end
 
     private
+
+    def run_session(rep, setup, env)
+      trials = @plan.trials_for(setup, rep).reject { |t| @stored.include?(t.key) }
+      return if trials.empty?
+
+      Session.new(setup: setup, repetition: rep, trials: trials, context: context(env)).call
+      TestSeam.hold(:between_setups)
+    end
 
     def context(env)
       Session::Context.new(plan: @plan, config: @config, store: @store, engine: @engine, listener: @listener,

@@ -57,6 +57,11 @@ module Rackbench
       declare :cooldown, "--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint", default: :config
       declare :repeat, "-r", "--repeat N", "rounds: every setup once per round, in a fresh random order", default: :config
       declare :seed, "--seed N", "random seed of the rounds' setup orders", rule: "drawn, and stored in meta.json"
+      declare :decide, "--decide", "add rounds until every pair of neighbours in each cell's req/s ranking is decided " \
+                                   "(faster, slower or equivalent), up to --max-rounds and --time-budget", parse: ->(_) { true }
+      declare :max_rounds, "--max-rounds N", "with --decide: rounds at most", default: :config
+      declare :decide_time, "--time-budget TIME", "with --decide: add no round after this long (from the run's start): " \
+                                                  "15m, 900s", rule: "15m", parse: ->(v) { Units.seconds(v, min: 1) }
       declare :margin, "--margin PERCENT", "equivalence margin of the decisions between setups: within it is " \
                                            "\"equivalent\", beyond it \"faster\"/\"slower\"",
               rule: "5", parse: ->(v) { Units.percent(v, flag: "--margin") / 100.0 }

@@ -33,6 +33,9 @@ module Rackbench
       repeat: 1,             # rounds: every setup once per round, in a fresh random order (Plan#schedule)
       seed: nil,             # the round orders' random seed; nil: drawn at the run's start (stored in meta.json)
       margin: 0.05,          # equivalence margin of decisions (Stats::Decision): a share, from --margin PERCENT
+      decide: false,         # run --decide: add rounds until neighbouring setups are decided (Runner::AdaptiveRounds)
+      max_rounds: 20,        # --decide: at most this many rounds
+      decide_time: 900.0,    # --decide: seconds from the run's start after which no round is added
       engine: "wrk",
       threads: nil,          # load-generator threads; nil: min(concurrency, cores)
       timeout: 30.0,         # a request slower than this counts as a timeout error
@@ -132,6 +135,7 @@ module Rackbench
       cfg[:expect_status] = statuses(cfg[:expect_status]) unless cfg[:expect_status].nil?
       cfg[:margin] = margin(cfg[:margin])
       cfg[:seed] = seed(cfg[:seed])
+      check_decide(cfg)
       check_scenario(cfg)
       check_url(cfg)
       check_arena(cfg)
@@ -170,6 +174,23 @@ module Rackbench
 
       shown = value.is_a?(Numeric) ? "#{format('%g', value * 100)}%" : value.inspect
       raise UsageError, "--margin must be a percentage above 0 and below 100, e.g. 5 for +-5% (got #{shown})"
+    end
+
+    # --decide needs setups to decide between, and rounds to pair.
+    def check_decide(cfg)
+      max = Integer(cfg[:max_rounds].to_s, 10, exception: false)
+      raise UsageError, "--max-rounds must be a whole number of 2 or more (got #{cfg[:max_rounds].inspect})" unless max && max >= 2
+
+      cfg[:max_rounds] = max
+      cfg[:decide_time] = number(:decide_time, cfg[:decide_time], min: 1)
+      cfg[:decide] = cfg[:decide] == true
+      return unless cfg[:decide]
+
+      raise UsageError, "--decide compares setups: --url measures one server; give --app and 2 or more --setup" if cfg[:url]
+      return unless cfg[:setups].size == 1
+
+      raise UsageError, "--decide compares setups: give 2 or more (-s \"#{cfg[:setups].first.label}\" -s ...), " \
+                        "or use --repeat N for one setup's rounds"
     end
 
     # The seed of the rounds' random orders: drawn when none is given, and
@@ -277,6 +298,8 @@ module Rackbench
     end
 
     def flag(key)
+      return "--time-budget" if key == :decide_time
+
       "--#{key.to_s.tr('_', '-')}"
     end
   end

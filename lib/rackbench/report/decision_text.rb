@@ -44,7 +44,10 @@ module Rackbench
         case d.outcome
         when :higher, :lower
           lo, hi = [d.low_pct.abs, d.high_pct.abs].sort
-          "#{label} #{entry.outcome} by #{pct(d.change_pct.abs)}% (95% CI #{pct(lo)}-#{pct(hi)}%)"
+          return "#{label} #{entry.outcome} by #{pct(d.change_pct.abs)}% (95% CI #{pct(lo)}-#{pct(hi)}%)" if d.change_pct.abs < 50
+
+          # Far apart: the ratio says it better than a percentage (0.2x, 5x).
+          "#{label} #{entry.outcome}: B/A #{times(d.ratio)} (95% CI #{times(d.ci_low)}-#{times(d.ci_high)})"
         when :equivalent then "#{label} equivalent within +-#{pct(d.margin * 100)}% (#{ci})"
         else "#{label} undecided (#{ci}#{more(d)})"
         end
@@ -66,6 +69,10 @@ module Rackbench
 
       def signed(value)
         "#{value.negative? ? '-' : '+'}#{pct(value.abs)}%"
+      end
+
+      def times(ratio)
+        "#{format('%.3g', ratio)}x"
       end
 
       def pct(value)

@@ -12,6 +12,7 @@ module Rackbench
       def trial_finished(_record, _index, _total); end
       def setup_failed(_record); end
       def warning(_text); end
+      def note(_text); end # progress worth a line (run --decide's rounds), not a warning
       def run_finished(_store); end
     end
 

@@ -21,6 +21,10 @@ module Rackbench
         @io.puts "booting #{setup.label}#{repetition > 1 ? " (repetition #{repetition})" : ''} ..."
       end
 
+      def note(text)
+        @io.puts text
+      end
+
       def warming_up(setup, url)
         @io.puts "  warming up #{setup.label} on #{URI(url).request_uri}"
       rescue URI::Error

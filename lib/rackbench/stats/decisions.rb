@@ -68,7 +68,25 @@ module Rackbench
         cells.endpoints.each do |endpoint|
           cells.levels(endpoint).each do |level|
             ranked = cells.setups(endpoint).filter_map { |s| cells[endpoint, s, level] }.sort_by { |c| -c.rps.median.to_f }
+            rankings[[endpoint, level]] = ranked.map(&:setup)
             ranked.combination(2).each { |a, b| add_pair(a, b, level, paired: true) }
+          end
+        end
+      end
+
+      # {[endpoint, level] => setups, highest median req/s first}.
+      def rankings
+        @rankings ||= {}
+      end
+
+      # Each cell's neighbours in the ranking whose req/s is not decided
+      # (undecided, or fewer than 2 rounds of both): [[endpoint, level, a, b, entry or nil]].
+      # What run --decide measures more rounds for.
+      def open_neighbours
+        rankings.flat_map do |(endpoint, level), ranked|
+          ranked.each_cons(2).filter_map do |a, b|
+            entry = @entries.find { |e| e.endpoint == endpoint && e.level == level && e.a == a && e.b == b && e.metric == "rps" }
+            [endpoint, level, a, b, entry] if entry.nil? || entry.decision.outcome == :undecided
           end
         end
       end

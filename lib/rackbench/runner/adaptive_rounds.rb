@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require_relative "../clock"
+require_relative "../stats/decisions"
+require_relative "../report/decision_text"
+
+module Rackbench
+  class Runner
+    # run --decide: after the planned rounds, one more round at a time
+    # (every setup once, in the round's own random order: Plan#round) until
+    # every pair of neighbours in each cell's req/s ranking is decided
+    # (faster, slower or equivalent within the margin: Stats::Decisions, the
+    # whole run's family under Holm), or until --max-rounds rounds are done
+    # or another round would not fit in --time-budget (judged on the last
+    # round's duration, monotonic clock, counted from the run's start). What
+    # is still undecided then is said, one line per pair, with the rounds it
+    # would likely take.
+    class AdaptiveRounds
+      def initialize(plan:, store:, listener:, started:)
+        @plan = plan
+        @config = plan.config
+        @store = store
+        @listener = listener
+        @started = started
+      end
+
+      # Yields each added round's number; the block measures it.
+      def call
+        rep = [@config[:repeat], stored_rounds].max
+        last = nil
+        loop do
+          open = Stats::Decisions.for_run(@store.trials, margin: @config[:margin]).open_neighbours
+          return @listener.note("--decide: every neighbouring pair is decided after #{rep} rounds") if open.empty?
+
+          why = stop_reason(rep, last)
+          return undecided(open, rep, why) if why
+
+          rep += 1
+          @listener.note("--decide: #{open.size} pair(s) undecided after #{rep - 1} rounds; measuring round #{rep}")
+          t0 = Clock.now
+          yield rep
+          last = Clock.now - t0
+        end
+      end
+
+      private
+
+      def stored_rounds
+        @store.trials.map { |t| t["repetition"].to_i }.max.to_i
+      end
+
+      def stop_reason(rep, last)
+        return "--max-rounds #{@config[:max_rounds]} reached" if rep >= @config[:max_rounds]
+
+        spent = Clock.now - @started
+        budget = @config[:decide_time]
+        return nil if last.nil? ? spent < budget : spent + last <= budget
+
+        "another round (#{last&.round || '?'} s) would not fit in --time-budget #{budget.round} s"
+      end
+
+      def undecided(open, rep, why)
+        lines = open.map do |endpoint, level, a, b, entry|
+          cell = "#{endpoint} #{Report::DecisionText.level_label(level, entry&.loop)}  #{b} against #{a}"
+          entry ? "#{cell}: #{Report::DecisionText.phrase(entry)}" : "#{cell}: fewer than 2 rounds of both"
+        end
+        @listener.warning("--decide stopped after #{rep} rounds (#{why}) with #{open.size} pair(s) still undecided: " \
+                          "#{lines.join('; ')}")
+      end
+    end
+  end
+end
