@@ -26,6 +26,7 @@ module Rackbench
       @listener = listener
       @stored = store.trials.map { |t| t["key"] }.to_set
       @progress = Progress.new(@stored.size, plan.trials.size)
+      @endpoint_failures = EndpointFailures.new # shared by the run's sessions
     end
 
     # Counts trials for progress lines ("[3/48]").
@@ -68,7 +69,8 @@ module Rackbench
 
     def context(env)
       Session::Context.new(plan: @plan, config: @config, store: @store, engine: @engine, listener: @listener,
-                           env: env, progress: @progress, app: Workload::App.resolve(@config[:app]))
+                           env: env, progress: @progress, app: Workload::App.resolve(@config[:app]),
+                           endpoint_failures: @endpoint_failures)
     end
 
     def with_upstream

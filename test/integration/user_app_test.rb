@@ -60,7 +60,42 @@ class UserAppTest < Minitest::Test
   def test_a_server_the_bundle_lacks_names_the_gemfile_line
     app = bundled_app
     status, _out, err = run_cli("run", "--app", app, "-s", "thin", "-e", "/", "-o", File.join(tmpdir, "run"))
-    assert_equal 1, status
-    assert_match(/Error: thin is not installed in your app's bundle: add `gem "thin"` to .*Gemfile and run bundle install/, err)
+    assert_equal 2, status
+    assert_equal "Error: not in your app's bundle: thin — add `gem \"thin\", \"~> 2.0\"` to #{app}/Gemfile, " \
+                 "then run `bundle install` in #{app}\n", err
+  end
+
+  # A lock naming gems that are not installed (an old one, another
+  # machine's): one line before anything boots, not one boot failure per
+  # setup. Bundler itself is asked (Workload::BundleCheck).
+  def test_a_stale_lock_file_is_one_line_before_any_boot
+    app = File.join(tmpdir, "stale")
+    FileUtils.mkdir_p(app)
+    source = Gem.sources.first.uri.to_s
+    File.write(File.join(app, "config.ru"), "run ->(_) { [200, {}, ['ok']] }\n")
+    File.write(File.join(app, "Gemfile"), %(source "#{source}"\ngem "rack", "1.5.2"\ngem "puma", "3.12.6"\n))
+    File.write(File.join(app, "Gemfile.lock"), <<~LOCK)
+      GEM
+        remote: #{source}
+        specs:
+          puma (3.12.6)
+          rack (1.5.2)
+
+      PLATFORMS
+        ruby
+
+      DEPENDENCIES
+        puma (= 3.12.6)
+        rack (= 1.5.2)
+    LOCK
+    lock = File.read(File.join(app, "Gemfile.lock"))
+    out = File.join(tmpdir, "run")
+    status, stdout, err = run_cli("run", "--app", app, "-s", "puma x1:1", "-s", "puma x2:1", "-e", "/", "-o", out)
+    assert_equal 2, status
+    assert_equal "Error: your app's Gemfile.lock names gems that are not installed (rack 1.5.2, puma 3.12.6): " \
+                 "run `bundle install` in #{app}\n", err
+    assert_empty stdout
+    refute File.exist?(out), "nothing booted: no run directory"
+    assert_equal lock, File.read(File.join(app, "Gemfile.lock")), "the check leaves the app's lock as it was (--dry-run)"
   end
 end

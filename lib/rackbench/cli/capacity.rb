@@ -3,6 +3,7 @@
 require_relative "command"
 require_relative "options"
 require_relative "measuring"
+require_relative "server_check"
 require_relative "../plan/config"
 require_relative "../plan"
 require_relative "../runner"
@@ -34,7 +35,7 @@ module Rackbench
         config = Config.build(cli.except(*SEARCH))
         raise UsageError, "give the endpoint to search with --endpoint, e.g. --endpoint /pause/0.05" if config[:endpoints].empty?
 
-        config = Config.build(config.merge(setups: Config.default_setups)) if config[:setups].empty?
+        config, @left_out = ServerCheck.plan!(config, env: @env)
         slo = Search::Slo.new(p99_ms: search[:slo_p99], error_rate: search[:max_errors] / 100.0,
                               health: cli.key?(:health_timeout))
         execute(Plan.new(config), slo, search)
@@ -49,6 +50,7 @@ module Rackbench
                                "loops" => search[:loop], "max_levels" => search[:max_levels] } }
         frame.call(out: plan.config[:out], prefix: "capacity-", meta: meta) do |store, listener|
           @err.puts "rackbench capacity: SLO #{slo.describe}; run directory #{store.path}"
+          listener.warning(@left_out) if @left_out
           knees = search_all(plan, store, listener, slo, search)
           Report::CapacityText.new(store.capacity, io: @out, trials: store.trials).render
           @err.puts "Report: #{Report::Html.write(store)}"

@@ -12,6 +12,7 @@ require_relative "../workload/app"
 require_relative "../server/front/nginx"
 require_relative "../store/run_dir"
 require_relative "../report/table"
+require_relative "../report/failures"
 require_relative "../report/html"
 require_relative "../suites/findings"
 require_relative "../process/journal"
@@ -20,6 +21,7 @@ require_relative "servers"
 require_relative "options"
 require_relative "measuring"
 require_relative "jruby_check"
+require_relative "server_check"
 require_relative "../load/remote/engine"
 
 module Rackbench
@@ -35,7 +37,7 @@ module Rackbench
         return resume(cli, plan_path) if cli[:resume]
 
         config = layered_config(cli, plan_path)
-        config = with_default_setups(config)
+        config, @left_out = ServerCheck.plan!(config, env: @env)
         engine = checked_engine(config[:engine], config)
         check_servers!(config)
         execute(Plan.new(config), engine)
@@ -47,6 +49,7 @@ module Rackbench
         frame = Measuring.new(command: "run", argv: @argv_seen, err: @err, env: @env, quiet: plan.config[:quiet])
         frame.call(out: plan.config[:out], store: store, meta: store ? {} : meta_for(plan, engine)) do |run_dir, listener|
           listener.run_started(run_dir.meta)
+          listener.warning(@left_out) if @left_out
           Runner.new(plan: plan, store: run_dir, engine: engine, listener: listener).call
           report(run_dir)
         end
@@ -117,9 +120,10 @@ module Rackbench
         @err.puts "Stopped #{left.size} process(es) a killed rackbench left running in this run: #{what}"
       end
 
-      # A setup failed in its latest attempt (a resumed run may have retried it).
+      # A setup, or an endpoint of one, failed in its latest attempt (a
+      # resumed run may have retried it).
       def failed?(store)
-        store.setups.group_by { |s| [s["setup"], s["repetition"]] }.any? { |_, rows| rows.last["status"] == "failed" }
+        Report::Failures.new(store.setups, store.trials).any?
       end
 
       OPTIONS = %i[suite quick setups scenario endpoints concurrency rate connections expected_latency duration warmup
@@ -133,15 +137,6 @@ module Rackbench
 
       def options(argv)
         parse_declared(argv, BANNER, OPTIONS)
-      end
-
-      def with_default_setups(config)
-        return config unless config[:setups].empty? && config[:url].nil?
-
-        installed = Server.all(app: Workload::App.resolve(config[:app])).select(&:available?).map(&:key)
-        raise Error, "no app server is installed: run bin/setup (rackbench servers lists them)" if installed.empty?
-
-        Config.build(config.merge(setups: Config.default_setups(installed: installed)))
       end
 
       # With load hosts: every host probed (reachable, wrk, cores) before any
@@ -160,16 +155,10 @@ module Rackbench
         raise Error, engine.class.const_defined?(:NOT_FOUND) ? engine.class::NOT_FOUND : "#{name} is not available here"
       end
 
+      # The servers themselves and the app's bundle: ServerCheck.plan!.
       def check_servers!(config)
         app = Workload::App.resolve(config[:app])
         JrubyCheck.check!(config[:setups], app, runtime: Runtime::Jruby.default(@env))
-        config[:setups].map(&:server).uniq.each do |key|
-          adapter = Server.adapter(key, app: app)
-          next if adapter.available?
-
-          where = app.bundled? ? "in your app's bundle" : "here"
-          raise Error, "#{key} is not installed #{where}: #{adapter.install_hint}"
-        end
         return unless config[:setups].any?(&:front) && Server::Front::Nginx.version.nil?
 
         raise Error, "nginx not found (needed by \"behind nginx\" setups): run bin/setup (or apt-get install nginx-light)"

@@ -4,6 +4,7 @@ require "etc"
 require_relative "command"
 require_relative "options"
 require_relative "measuring"
+require_relative "server_check"
 require_relative "../plan/config"
 require_relative "../plan"
 require_relative "../load"
@@ -41,6 +42,7 @@ module Rackbench
 
         opts = cli.slice(*SEARCH)
         config = Config.build(cli.except(*SEARCH).merge(endpoints: endpoints(cli), setups: [], warmup: 1, cooldown: 0))
+        opts[:servers] = checked_servers(opts[:servers], config)
         slo = Search::Slo.new(p99_ms: opts[:slo_p99], error_rate: opts[:max_errors] / 100.0, health: cli.key?(:health_timeout))
         raise Error, Load::Wrk::NOT_FOUND unless Load.engine("wrk").available?
 
@@ -48,6 +50,20 @@ module Rackbench
       end
 
       private
+
+      # --servers as given: each must run with the app (exit 2 naming all
+      # that cannot); the default list: those that cannot are left out,
+      # with a warning saying so. Then the app's bundle (ServerCheck).
+      def checked_servers(servers, config)
+        app = Workload::App.resolve(config[:app])
+        if @argv.any? { |a| a == "--servers" || a.start_with?("--servers=") }
+          ServerCheck.requested!(servers, app)
+        else
+          servers, @left_out = ServerCheck.defaults(servers, app)
+        end
+        ServerCheck.stale!(app, env: @env)
+        servers
+      end
 
       def endpoints(cli)
         given = Array(cli[:endpoints])
@@ -65,6 +81,7 @@ module Rackbench
         frame = Measuring.new(command: "tune", argv: @argv, err: @err, env: @env, quiet: quiet)
         frame.call(out: plan.config[:out], prefix: "tune-", meta: meta(plan, slo, opts)) do |store, listener|
           @err.puts "rackbench tune: run directory #{store.path}" unless quiet
+          listener.warning(@left_out) if @left_out
           rec = search(plan, store, listener, slo, opts, quiet ? nil : ->(line) { @err.puts line })
           Report::TuneText.new(store.path, io: @out).render
           @out.puts "report: #{Report::Html.write(store)}"

@@ -100,9 +100,15 @@ module Rackbench
     end
 
     # Each server's own default setup for this many cores (Server::Base.default_label;
-    # opt-in servers have none), for the installed ones.
+    # opt-in servers have none), for the installed ones (CLI::ServerCheck
+    # says which of default_servers it left out, and why).
     def default_setups(cores = Etc.nprocessors, installed: Server.keys)
       Server::ADAPTERS.slice(*installed).values.filter_map { |klass| klass.default_label(cores) }
+    end
+
+    # The servers a run with no --setup plans: those with a default setup.
+    def default_servers(cores = Etc.nprocessors)
+      Server::ADAPTERS.select { |_, klass| klass.default_label(cores) }.keys
     end
 
     def validate(cfg)

@@ -7,13 +7,14 @@ require_relative "../stats/interval"
 require_relative "resource_table"
 require_relative "verdict_notes"
 require_relative "quiet_notes"
+require_relative "failures"
 require_relative "decision_text"
 
 module Rackbench
   module Report
     # The terminal table: one per endpoint, setups as rows, load levels as
     # columns (c= concurrency, r= offered rate, each by its trials' loop); each cell "req/s  mean/p99". Errors are flagged with "!" and
-    # failed setups are listed under the table. Renders stored trials only.
+    # failed setups and endpoints are listed under the table (Failures). Renders stored trials only.
     class Table
       # Above this coefficient of variation of req/s across repetitions a
       # cell is called noisy.
@@ -31,10 +32,7 @@ module Rackbench
         @margin = margin || Stats::Decision::DEFAULT_MARGIN
         @trials = trials
         @cells = Stats::Cells.new(trials)
-        # A setup counts as failed when its latest attempt failed (a resumed
-        # run may have retried it).
-        @failed = setups.reject { |s| s["front"] }.group_by { |s| [s["setup"], s["repetition"]] }
-                        .map { |_, rows| rows.last }.select { |s| s["status"] == "failed" }
+        @failures = Failures.new(setups, trials) # failed setups (their latest attempt) and endpoints
         @io = io
       end
 
@@ -96,7 +94,7 @@ module Rackbench
       end
 
       def render_failures
-        @failed.each { |f| @io.puts "FAILED #{f['setup']} (repetition #{f['repetition']}): #{f['reason']}" }
+        @failures.lines.each { |line| @io.puts line }
       end
     end
   end

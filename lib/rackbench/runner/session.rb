@@ -7,6 +7,7 @@ require_relative "../ports"
 require_relative "../server"
 require_relative "../server/front/nginx"
 require_relative "verify"
+require_relative "endpoint_failures"
 require_relative "../workload/arena"
 require_relative "measurement"
 require "fileutils"
@@ -20,7 +21,9 @@ module Rackbench
     # stop. Any SetupFailed is recorded in setups.jsonl with its reason and
     # log tail; the server is always stopped.
     class Session
-      Context = Struct.new(:plan, :config, :store, :engine, :listener, :env, :progress, :app, keyword_init: true) do
+      # endpoint_failures: the run's EndpointFailures, shared by its sessions.
+      Context = Struct.new(:plan, :config, :store, :engine, :listener, :env, :progress, :app, :endpoint_failures,
+                           keyword_init: true) do
         # The same context with another engine and some settings changed
         # (a search's level: its own engine, duration or provisioning).
         def with(engine, **config)
@@ -42,14 +45,20 @@ module Rackbench
       # Runs the session's planned trials.
       def call
         with_server do
-          @trials.group_by(&:endpoint).each { |endpoint, trials| run_endpoint(endpoint, trials) }
+          @trials.group_by(&:endpoint).each { |endpoint, trials| run_endpoint(endpoint, trials) unless dropped.include?(endpoint) }
         end
       end
 
       # Boots (unless --url), verifies the endpoints, yields self so a caller
       # (the capacity search) can #measure levels it chooses, then stops.
-      # Returns the block's value, or nil when the setup failed.
+      # Returns the block's value, or nil when the setup failed or none of
+      # its endpoints is left to measure. An endpoint that fails
+      # verification is left out (the others are measured), and so is one
+      # another setup found the app answers wrongly (EndpointFailures).
       def with_server(endpoints = @trials.map(&:endpoint).uniq)
+        endpoints = skip_known(endpoints)
+        return nil if endpoints.empty? && dropped.any?
+
         @ctx.listener.setup_started(@setup, @rep)
         @instance = boot unless @ctx.plan.external?
         @front = boot_front if @setup.front
@@ -197,12 +206,58 @@ module Rackbench
         @server_env = env.merge(Runtime::Flags.env(@setup, dir: server_dir, rubyopt: rubyopt))
       end
 
-      # {endpoint => Verify::Outcome}; raises SetupFailed on a wrong answer.
+      # {endpoint => Verify::Outcome} of the endpoints that answer right; one
+      # that does not is dropped from this session (EndpointFailures keeps
+      # it when it is the app's answer). Raises SetupFailed when none does,
+      # or when the server died meanwhile.
       def verify(endpoints)
         return {} unless @config[:verify]
 
         verifier = verifier_for
-        endpoints.to_h { |endpoint| [endpoint, verify_endpoint(verifier, endpoint)] }
+        failed = {}
+        checks = endpoints.each_with_object({}) do |endpoint, out|
+          out[endpoint] = verify_endpoint(verifier, endpoint)
+        rescue Verify::Failed => e
+          alive!
+          failed[endpoint] = e
+        end
+        failed.each { |endpoint, e| failures.add(endpoint, e, @setup.label) }
+        if checks.empty? && failed.any?
+          raise failed.size == 1 ? failed.values.first : SetupFailed.new(failed.values.map(&:message).join("; "))
+        end
+
+        failed.each { |endpoint, e| drop(endpoint, "failed", e.message) }
+        checks
+      end
+
+      # The endpoints not known to fail; the others are recorded as skipped,
+      # with one warning for the run.
+      def skip_known(endpoints)
+        endpoints.reject do |endpoint|
+          known = failures[endpoint] or next false
+          drop(endpoint, "skipped", failures.skip_reason(known))
+          failures.warning_once(known)&.then { |text| @ctx.listener.warning(text) }
+          true
+        end
+      end
+
+      # Leaves endpoint out of this session: its trials counted as done, a
+      # setups.jsonl line saying why (a failure is reported as one).
+      def drop(endpoint, status, reason)
+        dropped << endpoint
+        left = @trials.count { |t| t.endpoint == endpoint && !@ctx.store.trial_keys.include?(t.key) }
+        left.times { @ctx.progress.next! }
+        record = EndpointFailures.record(@setup, @rep, endpoint, status: status, reason: reason, trials_skipped: left)
+        @ctx.store.append_setup(record)
+        @ctx.listener.setup_failed(record) if status == "failed"
+      end
+
+      def dropped
+        @dropped ||= []
+      end
+
+      def failures
+        @ctx.endpoint_failures ||= EndpointFailures.new
       end
 
       # A scenario is verified path by path; its outcome marks close-delimited
@@ -245,7 +300,7 @@ module Rackbench
       end
 
       def fail_setup(error)
-        left = @trials.count { |t| !@ctx.store.trial_keys.include?(t.key) }
+        left = @trials.count { |t| !dropped.include?(t.endpoint) && !@ctx.store.trial_keys.include?(t.key) }
         left.times { @ctx.progress.next! }
         record = { "setup" => @setup.label, "server" => @setup.server, "repetition" => @rep, "status" => "failed",
                    "reason" => error.message, "log_tail" => error.log_tail, "trials_skipped" => left,

@@ -23,6 +23,24 @@ module Rackbench
     class Verify
       ATTEMPTS = 3
       WORKLOAD_HEADER = "x-rackbench-workload"
+      # One endpoint's wrong answer. status: what it answered (nil: nothing).
+      class Failed < SetupFailed
+        attr_reader :endpoint, :status
+
+        def initialize(message, endpoint:, status: nil)
+          super(message)
+          @endpoint = endpoint
+          @status = status
+        end
+
+        # A redirect or a 4xx is the app's answer to the path (its routes,
+        # its force_ssl), the same under every server; a 5xx, no answer or a
+        # wrong body may be the server's doing.
+        def app_answer?
+          !@status.nil? && @status.between?(300, 499)
+        end
+      end
+
       Outcome = Struct.new(:endpoint, :status, :content_type, :close_delimited, :connection_close, keyword_init: true) do
         def to_h
           super.transform_keys(&:to_s)
@@ -41,7 +59,7 @@ module Rackbench
         @server_log = server_log
       end
 
-      # Returns an Outcome; raises SetupFailed with the reason on a wrong answer.
+      # Returns an Outcome; raises Failed (a SetupFailed) with the reason on a wrong answer.
       def call(endpoint)
         res = nil
         ATTEMPTS.times do
@@ -49,7 +67,7 @@ module Rackbench
           raise failed(endpoint, "no response within #{@timeout} s") unless res
 
           problem = check(endpoint, res)
-          raise failed(endpoint, problem) if problem
+          raise failed(endpoint, problem, res.status) if problem
         end
         Outcome.new(endpoint: endpoint, status: res.status, content_type: res.content_type,
                     close_delimited: res.close_delimited?, connection_close: res.connection_close?)
@@ -66,8 +84,8 @@ module Rackbench
         ArenaChecks.problem(path, res, server: @server, upstream_bytes: @upstream_bytes)
       end
 
-      def failed(endpoint, problem)
-        SetupFailed.new("verification of #{endpoint} failed: #{problem}")
+      def failed(endpoint, problem, status = nil)
+        Failed.new("verification of #{endpoint} failed: #{problem}", endpoint: endpoint, status: status)
       end
     end
   end

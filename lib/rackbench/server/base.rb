@@ -2,6 +2,7 @@
 
 require "rbconfig"
 require_relative "registry"
+require_relative "gem_pins"
 
 module Rackbench
   module Server
@@ -142,14 +143,15 @@ module Rackbench
 
       private
 
-      # A Gemfile that names the server but was never installed (no lock
-      # file, or a lock file without it) needs the app's own setup first.
+      # A Gemfile never installed (no lock file) needs the app's own setup
+      # first; a lock file without the server, the Gemfile line to add at
+      # the version rackbench runs (GemPins), or `bundle install` when the
+      # Gemfile names it already.
       def bundle_hint
         root = File.dirname(@app.gemfile)
         return "its Gemfile has no Gemfile.lock yet: run `bundle install` in #{root} (the app's own setup) first" unless @app.locked?
-        return "its Gemfile names #{gem_name} but Gemfile.lock lacks it: run `bundle install` in #{root}" if @app.names_gem?(gem_name)
 
-        "add `gem \"#{gem_name}\"` to #{@app.gemfile} and run bundle install"
+        GemPins.hint([gem_name], @app)
       end
 
       def ruby

@@ -75,7 +75,13 @@ module Rackbench
         env["SECRET_KEY_BASE"] = Random.new.bytes(64).unpack1("H*") unless base["SECRET_KEY_BASE"]
         return env unless bundled?
 
-        base.keys.grep(LEAKY).to_h { |k| [k, nil] }.merge(env, "BUNDLE_GEMFILE" => @gemfile)
+        bundle_env(base).merge(env)
+      end
+
+      # The environment of a command run in the app's own bundle: rackbench's
+      # Bundler variables unset, the app's Gemfile named.
+      def bundle_env(base = ENV)
+        base.keys.grep(LEAKY).to_h { |k| [k, nil] }.merge("BUNDLE_GEMFILE" => @gemfile)
       end
 
       def locked?

@@ -16,10 +16,13 @@ class AppBundleTest < Minitest::Test
 
   def test_a_gemfile_without_a_lock_file_asks_for_the_apps_own_setup
     dir = app_with(%(source "https://example.invalid"\ngem "puma", "~> 4.3"\n))
-    status, _out, err = run_cli("run", "--app", dir, "-s", "puma x1:1", "-o", File.join(tmpdir, "run"))
-    assert_equal 1, status
-    assert_equal "Error: puma is not installed in your app's bundle: its Gemfile has no Gemfile.lock yet: " \
-                 "run `bundle install` in #{dir} (the app's own setup) first\n", err
+    %w[run capacity].each do |command|
+      out = File.join(tmpdir, "run")
+      status, _out, err = run_cli(command, "--app", dir, "-s", "puma x1:1", "-e", "/", "-o", out)
+      assert_equal 2, status, command
+      assert_equal "Error: your app's Gemfile has no Gemfile.lock yet: run `bundle install` in #{dir} (the app's own setup) first\n", err
+      refute File.exist?(out), "#{command}: nothing started, no run directory"
+    end
   end
 
   def test_a_lock_file_without_the_named_server_asks_for_bundle_install
@@ -27,6 +30,53 @@ class AppBundleTest < Minitest::Test
     hint = Rackbench::Server.adapter("puma", app: Rackbench::Workload::App.resolve(dir)).install_hint
     assert_equal "its Gemfile names puma but Gemfile.lock lacks it: run `bundle install` in #{dir}", hint
     unicorn = Rackbench::Server.adapter("unicorn", app: Rackbench::Workload::App.resolve(dir)).install_hint
-    assert_equal "add `gem \"unicorn\"` to #{File.join(dir, 'Gemfile')} and run bundle install", unicorn
+    assert_equal "add `gem \"unicorn\", \"~> 6.1\"` to #{File.join(dir, 'Gemfile')}, then run `bundle install` in #{dir}", unicorn
+  end
+
+  # Every requested server the bundle lacks, in one line, exit 2, before
+  # anything starts (the servers are checked before the bundle itself).
+  def test_every_missing_server_is_named_at_once_with_its_pinned_line
+    dir = app_with(%(gem "rack"\ngem "thin"\n), lock: "GEM\n  specs:\n    rack (2.2.8)\n")
+    out = File.join(tmpdir, "run")
+    status, _out, err = run_cli("run", "--app", dir, "-s", "puma x1:1", "-s", "falcon x1", "-s", "thin", "-s", "puma x2:1",
+                                "-e", "/", "-o", out)
+    assert_equal 2, status
+    assert_equal "Error: not in your app's bundle: puma, falcon, thin — add `gem \"puma\", \"~> 8.0\"`, " \
+                 "`gem \"falcon\", \"~> 0.51.1\"` and `gem \"json\", \"~> 2.6.1\"` (falcon's dependencies would otherwise " \
+                 "pull json 3, which breaks Rails) to #{dir}/Gemfile (it names thin already, but Gemfile.lock lacks it), " \
+                 "then run `bundle install` in #{dir}\n", err
+    refute File.exist?(out)
+    status, _out, err = run_cli("tune", "--app", dir, "--servers", "unicorn,puma", "--memory-budget", "1GiB", "--slo-p99", "1s",
+                                "-o", out)
+    assert_equal 2, status
+    assert_match(/\AError: not in your app's bundle: unicorn, puma — add `gem "unicorn", "~> 6.1"` and `gem "puma", "~> 8.0"` to /, err)
+  end
+
+  # Default servers the bundle lacks are left out with the same line, never
+  # in silence; none left at all is refused.
+  def test_default_servers_the_bundle_lacks_are_named_and_left_out
+    require "rackbench/cli/server_check"
+    check = Rackbench::CLI::ServerCheck
+    app = Rackbench::Workload::App.resolve(app_with(%(gem "puma"\n), lock: "GEM\n  specs:\n    puma (8.0.2)\n"))
+    kept, warning = check.defaults(%w[puma unicorn thin], app)
+    assert_equal %w[puma], kept
+    assert_equal "left out of this run: not in your app's bundle: unicorn, thin — add `gem \"unicorn\", \"~> 6.1\"` and " \
+                 "`gem \"thin\", \"~> 2.0\"` to #{app.gemfile}, then run `bundle install` in #{app.root}", warning
+    assert_equal [%w[puma], nil], check.defaults(%w[puma], app)
+    e = assert_raises(Rackbench::UsageError) { check.defaults(%w[unicorn thin], app) }
+    assert_match(/\Ano server of the default plan can run: not in your app's bundle: unicorn, thin — add /, e.message)
+  end
+
+  # A run with no --setup: the default plan's servers the bundle has (and
+  # Passenger, Debian's, when installed), the others named in the warning.
+  def test_the_default_plan_keeps_what_the_bundle_has
+    require "minitest/mock"
+    require "rackbench/cli/server_check"
+    dir = app_with(%(gem "puma"\n), lock: "GEM\n  specs:\n    puma (8.0.2)\n")
+    config = Rackbench::Config.build(app: dir)
+    planned, warning = Rackbench::Workload::BundleCheck.stub(:problem, nil) { Rackbench::CLI::ServerCheck.plan!(config) }
+    passenger = Rackbench::Server.adapter("passenger").available?
+    assert_equal ["puma"] + (passenger ? ["passenger"] : []), planned[:setups].map(&:server)
+    assert_match(/\Aleft out of this run: not in your app's bundle: unicorn, thin — add `gem "unicorn", "~> 6.1"` and /, warning)
   end
 end

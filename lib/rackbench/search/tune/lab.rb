@@ -243,7 +243,7 @@ module Rackbench
         end
 
         def failure_of(setup)
-          row = @ctx.store.setups.reverse.find { |s| s["setup"] == setup.label && s["status"] == "failed" }
+          row = @ctx.store.setups.reverse.find { |s| s["setup"] == setup.label && %w[failed skipped].include?(s["status"]) }
           row ? row["reason"] : "#{setup.label} failed"
         end
 

@@ -1,0 +1,91 @@
+# frozen_string_literal: true
+
+require_relative "../error"
+require_relative "../server"
+require_relative "../plan/config"
+require_relative "../workload/app"
+require_relative "../workload/bundle_check"
+
+module Rackbench
+  module CLI
+    # Before anything boots (run, capacity, tune): the servers a command
+    # will start can start, and the app's bundle is installed.
+    #
+    # - Servers asked for by name that cannot run are refused together, in
+    #   one line (exit 2): those the app's bundle lacks with the Gemfile
+    #   lines to add (Server::GemPins: rackbench's own versions), the others
+    #   with their own install hint.
+    # - Servers of the default plan that cannot run are left out, and the
+    #   same line says so (a warning of the run): never dropped in silence.
+    # - The app's Gemfile has no lock, or its lock names gems not installed
+    #   (Workload::BundleCheck): one line, exit 2.
+    module ServerCheck
+      module_function
+
+      # For a command that takes --setup: [config, warning or nil], config's
+      # setups being the default plan's runnable ones when none were given.
+      def plan!(config, env: ENV)
+        return [config, nil] unless config[:url].nil?
+
+        app = Workload::App.resolve(config[:app])
+        unlocked!(app)
+        warning = nil
+        if config[:setups].empty?
+          keys, warning = defaults(Config.default_servers, app)
+          config = Config.build(config.merge(setups: Config.default_setups(installed: keys)))
+        else
+          requested!(config[:setups].reject { |s| s.runtime == "jruby" }.map(&:server), app) # JrubyCheck checks the others
+        end
+        stale!(app, env: env)
+        [config, warning]
+      end
+
+      # Refuses every server of keys that cannot run with app, at once.
+      def requested!(keys, app)
+        unlocked!(app)
+        line = problem(missing(keys, app), app)
+        raise UsageError, line if line
+      end
+
+      # [the keys that can run, a warning naming those left out or nil];
+      # none left: refused.
+      def defaults(keys, app)
+        unlocked!(app)
+        gone = missing(keys, app)
+        line = problem(gone, app)
+        return [keys, nil] unless line
+        raise UsageError, "no server of the default plan can run: #{line}" if gone.size == keys.size
+
+        [keys - gone, "left out of this run: #{line}"]
+      end
+
+      def unlocked!(app)
+        line = Workload::BundleCheck.unlocked_problem(app)
+        raise UsageError, line if line
+      end
+
+      def stale!(app, env: ENV)
+        line = Workload::BundleCheck.problem(app, env: env)
+        raise UsageError, line if line
+      end
+
+      def missing(keys, app)
+        keys.uniq.reject { |key| Server.adapter(key, app: app).available? }
+      end
+
+      # One line for the missing servers: those the app's bundle lacks
+      # grouped with the Gemfile lines that add them, then any other (a
+      # Debian package, rackbench's own setup) with its own hint.
+      def problem(keys, app)
+        return nil if keys.empty?
+
+        adapters = keys.map { |key| Server.adapter(key, app: app) }
+        pinned, other = adapters.partition { |a| app.bundled? && Server::GemPins::PINS.key?(a.gem_name) }
+        where = app.bundled? ? "" : " here"
+        parts = other.map { |a| "#{a.key} is not installed#{where}: #{a.install_hint}" }
+        parts.unshift("not in your app's bundle: #{pinned.map(&:key).join(', ')} — #{Server::GemPins.hint(pinned.map(&:gem_name), app)}") if pinned.any?
+        parts.join("; ")
+      end
+    end
+  end
+end

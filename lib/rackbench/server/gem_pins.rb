@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Server
+    # The Gemfile lines rackbench tells a user to add when their app's bundle
+    # lacks a server: the versions of rackbench's own Gemfile, which are the
+    # ones that run on this Ruby (3.1). test/unit/server/gem_pins_test.rb
+    # checks PINS against rackbench's Gemfile (and the Rails workload's), so
+    # the hint cannot drift from what rackbench itself runs.
+    module GemPins
+      PINS = {
+        "puma" => "~> 8.0",
+        "unicorn" => "~> 6.1",
+        "thin" => "~> 2.0",
+        "falcon" => "~> 0.51.1", # 0.52+ needs Ruby 3.2
+        "pitchfork" => "~> 0.18",
+        "json" => "~> 2.6.1"
+      }.freeze
+
+      # Gems a server's own dependencies would resolve to a version that
+      # breaks apps on this Ruby, pinned beside it: Falcon's console gem
+      # pulls in json 3, whose API drops what Rails 7.1's JSON encoding
+      # passes (`unknown keyword: quirks_mode`, a 500 on every page).
+      COMPANIONS = { "falcon" => { "json" => "falcon's dependencies would otherwise pull json 3, which breaks Rails" } }.freeze
+
+      module_function
+
+      # `gem "puma", "~> 8.0"`; a gem without a pin gets a bare line.
+      def line(gem)
+        pin = PINS[gem]
+        pin ? %(gem "#{gem}", "#{pin}") : %(gem "#{gem}")
+      end
+
+      # [[gem, why or nil]] to add for these server gems to an app's bundle:
+      # each gem, then its companions the app has not chosen a version of
+      # itself (named in its Gemfile or already locked).
+      def gems_to_add(gems, app)
+        companions = gems.flat_map { |g| COMPANIONS.fetch(g, {}).to_a }.uniq(&:first)
+        companions = companions.reject { |c, _| gems.include?(c) || app.names_gem?(c) || app.locked_version(c) }
+        gems.map { |g| [g, nil] } + companions
+      end
+
+      # What to do about server gems an app's bundle lacks (its Gemfile.lock
+      # exists), one clause: the lines to add, then `bundle install` there.
+      def hint(gems, app)
+        root = File.dirname(app.gemfile)
+        named, unnamed = gems.partition { |g| app.names_gem?(g) }
+        lacks = "Gemfile.lock lacks #{named.size == 1 ? 'it' : 'them'}"
+        return "its Gemfile names #{named.join(', ')} but #{lacks}: run `bundle install` in #{root}" if unnamed.empty?
+
+        lines = gems_to_add(unnamed, app).map { |g, why| "`#{line(g)}`#{why && " (#{why})"}" }
+        also = named.any? ? " (it names #{named.join(', ')} already, but #{lacks})" : ""
+        "add #{sentence(lines)} to #{app.gemfile}#{also}, then run `bundle install` in #{root}"
+      end
+
+      def sentence(items)
+        items.size < 2 ? items.join : "#{items[0..-2].join(', ')} and #{items.last}"
+      end
+    end
+  end
+end

@@ -1,0 +1,77 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "bundler"
+require "fileutils"
+require "rackbench/workload/app"
+
+# The missing-server hint, followed to the letter on a copy of the built-in
+# Rails workload whose Gemfile lacks some servers (and json, as a Rails app's
+# usually does): the app still answers 200 under every server of its bundle.
+# Passenger is not a gem of the app's bundle (Debian's package runs it).
+class RailsHintTest < Minitest::Test
+  APPS = Rackbench::Workload::APPS_DIR
+  INSTALLED = File.join(APPS, "rails", "vendor", "bundle") # bin/setup's install of the workload's gems
+  REMOVED = %w[unicorn falcon json].freeze
+  SERVERS = ["puma x1:1", "unicorn x1", "falcon x1", "pitchfork x1", "thin"].freeze
+
+  # The copy runs offline on the gems bin/setup installed: no vendor/bundle
+  # of its own, its Bundler path pointed at the workload's (nothing is
+  # installed there: every gem it resolves to is already in it).
+  def rails_copy
+    root = tmpdir
+    app = File.join(root, "rails")
+    FileUtils.mkdir_p(app)
+    Dir.children(File.join(APPS, "rails")).reject { |f| %w[vendor .bundle].include?(f) }
+       .each { |f| FileUtils.cp_r(File.join(APPS, "rails", f), app) }
+    FileUtils.cp_r(File.join(APPS, "arena"), root) # config/application.rb loads ../../arena's files
+    bundle(app, "config", "set", "--local", "path", INSTALLED)
+    app
+  end
+
+  def bundle(dir, *args)
+    Bundler.with_unbundled_env do
+      assert system("bundle", *args, chdir: dir, out: File::NULL, err: File::NULL), "bundle #{args.join(' ')} failed in #{dir}"
+    end
+  end
+
+  def test_following_the_hint_keeps_every_page_at_200_under_every_server
+    require_tool!("wrk")
+    skip "the Rails workload's bundle is not installed (bin/setup)" unless File.directory?(INSTALLED)
+    app = rails_copy
+    gemfile = File.join(app, "Gemfile")
+    File.write(gemfile, File.readlines(gemfile).reject { |l| l.match?(/\Agem "(#{REMOVED.join('|')})"/) }.join)
+    bundle(app, "install", "--local")
+    locked = Rackbench::Workload::App.resolve(app)
+    REMOVED.each { |gem| assert_nil locked.locked_version(gem), "#{gem} left the lock" }
+
+    setups = SERVERS.flat_map { |s| ["-s", s] }
+    out = File.join(tmpdir, "refused")
+    status, _out, err = run_cli("run", "--app", app, *setups, "-e", "/hello", "-o", out)
+    assert_equal 2, status
+    assert_equal "Error: not in your app's bundle: unicorn, falcon — add `gem \"unicorn\", \"~> 6.1\"`, " \
+                 "`gem \"falcon\", \"~> 0.51.1\"` and `gem \"json\", \"~> 2.6.1\"` (falcon's dependencies would otherwise " \
+                 "pull json 3, which breaks Rails) to #{gemfile}, then run `bundle install` in #{app}\n", err
+    refute File.exist?(out), "nothing booted"
+
+    # To the letter: the lines as given, then `bundle install` there (--local: offline).
+    File.write(gemfile, "#{File.read(gemfile)}#{err.scan(/`(gem [^`]+)`/).flatten.join("\n")}\n")
+    bundle(app, "install", "--local")
+    fixed = Rackbench::Workload::App.resolve(app)
+    assert_equal "0.51.1", fixed.locked_version("falcon")
+    assert_match(/\A2\.6\./, fixed.locked_version("json"), "json stays on 2.6 (json 3 breaks Rails on this Ruby)")
+
+    out = File.join(tmpdir, "run")
+    status, _out, err = run_cli("run", "--app", app, *setups, "-e", "/hello", "-c", "1", "-d", "1", "--warmup", "0",
+                                "--cooldown", "0", "-o", out)
+    assert_equal 0, status, err
+    trials = File.readlines(File.join(out, "trials.jsonl")).map { |l| JSON.parse(l) }
+    assert_equal SERVERS.sort, trials.map { |t| t["setup"] }.sort
+    trials.each do |t|
+      assert t["verified"], "#{t['setup']}: /hello verified (2xx, the workload's content)"
+      assert_operator t["requests"], :>, 0, t["setup"]
+      assert_equal 0, t["error_total"], "#{t['setup']}: #{t['errors']}"
+    end
+  end
+end

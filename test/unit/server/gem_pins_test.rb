@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rackbench/server"
+require "rackbench/workload/app"
+
+# The Gemfile lines of the missing-server hint are rackbench's own pins.
+class GemPinsTest < Minitest::Test
+  ROOT = File.expand_path("../../..", __dir__)
+  Pins = Rackbench::Server::GemPins
+
+  # {gem => requirement} of a Gemfile's `gem "name", "req"` lines.
+  def pins_of(gemfile)
+    File.read(gemfile).scan(/^gem "([\w-]+)", "([^"]+)"/).to_h
+  end
+
+  def test_every_pin_is_rackbenchs_own_gemfiles_and_the_rails_workloads
+    own = pins_of(File.join(ROOT, "Gemfile"))
+    rails = pins_of(File.join(ROOT, "apps", "rails", "Gemfile"))
+    Pins::PINS.each do |gem, pin|
+      assert_equal own.fetch(gem), pin, "#{gem}: rackbench's Gemfile pins #{own[gem].inspect}"
+      assert_equal rails.fetch(gem), pin, "#{gem}: apps/rails/Gemfile pins #{rails[gem].inspect}"
+    end
+  end
+
+  def test_every_server_gem_of_rackbenchs_gemfile_has_a_pin
+    own = pins_of(File.join(ROOT, "Gemfile"))
+    servers = Rackbench::Server.all.map(&:gem_name) & own.keys
+    assert_equal %w[puma unicorn thin falcon pitchfork].sort, servers.sort
+    servers.each { |gem| assert Pins::PINS.key?(gem), "#{gem} has no pin" }
+    Pins::COMPANIONS.each_value { |gems| gems.each_key { |gem| assert Pins::PINS.key?(gem), "companion #{gem} has no pin" } }
+  end
+
+  def app_with(gemfile, lock)
+    dir = tmpdir
+    File.write(File.join(dir, "config.ru"), "run ->(_) { [200, {}, []] }\n")
+    File.write(File.join(dir, "Gemfile"), gemfile)
+    File.write(File.join(dir, "Gemfile.lock"), lock)
+    Rackbench::Workload::App.resolve(dir)
+  end
+
+  def test_falcon_brings_json_unless_the_app_chose_its_json
+    bare = app_with(%(gem "rails"\n), "GEM\n  specs:\n    rails (7.1.3)\n")
+    assert_equal "add `gem \"falcon\", \"~> 0.51.1\"` and `gem \"json\", \"~> 2.6.1\"` (falcon's dependencies would otherwise " \
+                 "pull json 3, which breaks Rails) to #{bare.gemfile}, then run `bundle install` in #{bare.root}",
+                 Pins.hint(%w[falcon], bare)
+    locked = app_with(%(gem "rails"\n), "GEM\n  specs:\n    json (2.7.2)\n    rails (7.1.3)\n")
+    assert_equal "add `gem \"falcon\", \"~> 0.51.1\"` to #{locked.gemfile}, then run `bundle install` in #{locked.root}",
+                 Pins.hint(%w[falcon], locked)
+    named = app_with(%(gem "rails"\ngem "json"\n), "GEM\n  specs:\n    rails (7.1.3)\n")
+    refute_match(/json/, Pins.hint(%w[falcon], named))
+  end
+
+  def test_several_servers_in_one_clause_and_a_named_one_only_needs_bundle_install
+    app = app_with(%(gem "rails"\ngem "thin"\n), "GEM\n  specs:\n    rails (7.1.3)\n")
+    assert_equal "add `gem \"unicorn\", \"~> 6.1\"` and `gem \"pitchfork\", \"~> 0.18\"` to #{app.gemfile} (it names thin " \
+                 "already, but Gemfile.lock lacks it), then run `bundle install` in #{app.root}",
+                 Pins.hint(%w[unicorn thin pitchfork], app)
+    assert_equal "its Gemfile names thin but Gemfile.lock lacks it: run `bundle install` in #{app.root}", Pins.hint(%w[thin], app)
+  end
+end
