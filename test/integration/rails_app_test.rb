@@ -32,7 +32,7 @@ class RailsAppTest < Minitest::Test
                                    "-e", "/template-render", "-c", "2", "-d", "1", "--warmup", "0", "-o", out)
     assert_equal 0, status, err
     trials = read_jsonl(out, "trials.jsonl")
-    assert_equal ["puma x1:2", "unicorn x2"], trials.map { |t| t["setup"] }.uniq
+    assert_equal ["puma x1:2", "unicorn x2"], trials.map { |t| t["setup"] }.uniq.sort
     assert_equal %w[/fibonacci/20 /template-render], trials.map { |t| t["endpoint"] }.uniq.sort
     trials.each do |t|
       assert_operator t["requests"], :>, 0, "#{t['setup']} #{t['endpoint']}"

@@ -26,7 +26,7 @@ class UserAppTest < Minitest::Test
                                   "-d", "1", "--warmup", "0", "-o", out)
     assert_equal 0, status, err
     trials = File.readlines(File.join(out, "trials.jsonl")).map { |l| JSON.parse(l) }
-    assert_equal ["puma x1:2", "unicorn x2"], trials.map { |t| t["setup"] }
+    assert_equal ["puma x1:2", "unicorn x2"], trials.map { |t| t["setup"] }.sort, "each setup once (in the round's random order)"
     trials.each { |t| assert_operator t["requests"], :>, 0 }
     setups = File.readlines(File.join(out, "setups.jsonl")).map { |l| JSON.parse(l) }
     setups.each do |s|
