@@ -1,0 +1,37 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "open3"
+require_relative "../support/user_shell"
+
+# The README's two commands compose: a run made inside a clone (the default
+# run directory, and a relative --out that .gitignore does not list), then
+# the test command's first step, lint, in that clone. Lint reads the files
+# git tracks, never the config files rackbench generated for the servers.
+class LintAfterRunTest < Minitest::Test
+  def test_lint_in_a_clone_ignores_what_a_run_wrote_there
+    clone = File.join(tmpdir, "clone")
+    _out, err, st = Open3.capture3("git", "clone", "-q", Rackbench::UserShell::ROOT, clone)
+    assert st.success?, err
+    shell = Rackbench::UserShell.new(clone)
+    [[], ["--out", "runs/first"]].each do |out|
+      res = shell.run("run", "-s", "puma x2:1", "-s", "unicorn x2", "-e", "/hello", "-c", "1", "-d", "0.5", "--warmup", "0", *out)
+      assert_equal 0, res.status, res.stderr
+    end
+    generated = Dir.glob(File.join(clone, "{rackbench-runs,runs}/**/*.rb"))
+    assert_operator generated.size, :>=, 2, "the runs wrote the servers' config files (puma.rb, unicorn.rb)"
+
+    lint = ->(*args) { Open3.capture2e(shell.env, RbConfig.ruby, Gem.bin_path("bundler", "bundle"), "exec", *args, chdir: clone) }
+    # The generated files are not this project's style: RuboCop on them alone finds offenses ...
+    text, = lint.call("rubocop", "--format", "simple", *generated)
+    assert_match(/offenses? detected/, text)
+    refute_match(/no offenses detected/, text)
+    # ... and `rake lint` in the clone never reads them.
+    text, st = lint.call("rake", "lint")
+    assert st.success?, text
+    assert_match(/no offenses detected/, text)
+    inspected = text[/(\d+) files inspected/, 1].to_i
+    tracked = IO.popen(%w[git ls-files], chdir: clone, &:readlines).count { |f| f.match?(/\.(rb|ru|gemspec)$|Gemfile$|Rakefile$|^exe\//) }
+    assert_operator inspected, :<=, tracked, "only tracked files are inspected"
+  end
+end
