@@ -50,8 +50,8 @@ class RailsHintTest < Minitest::Test
     out = File.join(tmpdir, "refused")
     status, _out, err = run_cli("run", "--app", app, *setups, "-e", "/hello", "-o", out)
     assert_equal 2, status
-    assert_equal "Error: not in your app's bundle: unicorn, falcon — add `gem \"unicorn\", \"~> 6.1\"`, " \
-                 "`gem \"falcon\", \"~> 0.51.1\"` and `gem \"json\", \"~> 2.6.1\"` (falcon's dependencies would otherwise " \
+    assert_equal "Error: not in your app's bundle: unicorn, falcon — add `gem \"unicorn\", \"6.1.0\"`, " \
+                 "`gem \"falcon\", \"0.51.1\"` and `gem \"json\", \"2.6.3\"` (falcon's dependencies would otherwise " \
                  "pull json 3, which breaks Rails) to #{gemfile}, then run `bundle install` in #{app}\n", err
     refute File.exist?(out), "nothing booted"
 

@@ -61,7 +61,7 @@ class UserAppTest < Minitest::Test
     app = bundled_app
     status, _out, err = run_cli("run", "--app", app, "-s", "thin", "-e", "/", "-o", File.join(tmpdir, "run"))
     assert_equal 2, status
-    assert_equal "Error: not in your app's bundle: thin — add `gem \"thin\", \"~> 2.0\"` to #{app}/Gemfile, " \
+    assert_equal "Error: not in your app's bundle: thin — add `gem \"thin\", \"2.0.1\"` to #{app}/Gemfile, " \
                  "then run `bundle install` in #{app}\n", err
   end
 

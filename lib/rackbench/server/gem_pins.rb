@@ -9,12 +9,12 @@ module Rackbench
     # the hint cannot drift from what rackbench itself runs.
     module GemPins
       PINS = {
-        "puma" => "~> 8.0",
-        "unicorn" => "~> 6.1",
-        "thin" => "~> 2.0",
-        "falcon" => "~> 0.51.1", # 0.52+ needs Ruby 3.2
-        "pitchfork" => "~> 0.18",
-        "json" => "~> 2.6.1"
+        "puma" => "8.0.2",
+        "unicorn" => "6.1.0",
+        "thin" => "2.0.1",
+        "falcon" => "0.51.1", # 0.52+ needs Ruby 3.2
+        "pitchfork" => "0.18.2",
+        "json" => "2.6.3"
       }.freeze
 
       # Gems a server's own dependencies would resolve to a version that
@@ -25,7 +25,7 @@ module Rackbench
 
       module_function
 
-      # `gem "puma", "~> 8.0"`; a gem without a pin gets a bare line.
+      # `gem "puma", "8.0.2"`; a gem without a pin gets a bare line.
       def line(gem)
         pin = PINS[gem]
         pin ? %(gem "#{gem}", "#{pin}") : %(gem "#{gem}")

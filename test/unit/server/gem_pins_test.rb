@@ -41,11 +41,11 @@ class GemPinsTest < Minitest::Test
 
   def test_falcon_brings_json_unless_the_app_chose_its_json
     bare = app_with(%(gem "rails"\n), "GEM\n  specs:\n    rails (7.1.3)\n")
-    assert_equal "add `gem \"falcon\", \"~> 0.51.1\"` and `gem \"json\", \"~> 2.6.1\"` (falcon's dependencies would otherwise " \
+    assert_equal "add `gem \"falcon\", \"0.51.1\"` and `gem \"json\", \"2.6.3\"` (falcon's dependencies would otherwise " \
                  "pull json 3, which breaks Rails) to #{bare.gemfile}, then run `bundle install` in #{bare.root}",
                  Pins.hint(%w[falcon], bare)
     locked = app_with(%(gem "rails"\n), "GEM\n  specs:\n    json (2.7.2)\n    rails (7.1.3)\n")
-    assert_equal "add `gem \"falcon\", \"~> 0.51.1\"` to #{locked.gemfile}, then run `bundle install` in #{locked.root}",
+    assert_equal "add `gem \"falcon\", \"0.51.1\"` to #{locked.gemfile}, then run `bundle install` in #{locked.root}",
                  Pins.hint(%w[falcon], locked)
     named = app_with(%(gem "rails"\ngem "json"\n), "GEM\n  specs:\n    rails (7.1.3)\n")
     refute_match(/json/, Pins.hint(%w[falcon], named))
@@ -53,7 +53,7 @@ class GemPinsTest < Minitest::Test
 
   def test_several_servers_in_one_clause_and_a_named_one_only_needs_bundle_install
     app = app_with(%(gem "rails"\ngem "thin"\n), "GEM\n  specs:\n    rails (7.1.3)\n")
-    assert_equal "add `gem \"unicorn\", \"~> 6.1\"` and `gem \"pitchfork\", \"~> 0.18\"` to #{app.gemfile} (it names thin " \
+    assert_equal "add `gem \"unicorn\", \"6.1.0\"` and `gem \"pitchfork\", \"0.18.2\"` to #{app.gemfile} (it names thin " \
                  "already, but Gemfile.lock lacks it), then run `bundle install` in #{app.root}",
                  Pins.hint(%w[unicorn thin pitchfork], app)
     assert_equal "its Gemfile names thin but Gemfile.lock lacks it: run `bundle install` in #{app.root}", Pins.hint(%w[thin], app)

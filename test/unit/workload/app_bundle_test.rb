@@ -30,7 +30,7 @@ class AppBundleTest < Minitest::Test
     hint = Rackbench::Server.adapter("puma", app: Rackbench::Workload::App.resolve(dir)).install_hint
     assert_equal "its Gemfile names puma but Gemfile.lock lacks it: run `bundle install` in #{dir}", hint
     unicorn = Rackbench::Server.adapter("unicorn", app: Rackbench::Workload::App.resolve(dir)).install_hint
-    assert_equal "add `gem \"unicorn\", \"~> 6.1\"` to #{File.join(dir, 'Gemfile')}, then run `bundle install` in #{dir}", unicorn
+    assert_equal "add `gem \"unicorn\", \"6.1.0\"` to #{File.join(dir, 'Gemfile')}, then run `bundle install` in #{dir}", unicorn
   end
 
   # Every requested server the bundle lacks, in one line, exit 2, before
@@ -41,15 +41,15 @@ class AppBundleTest < Minitest::Test
     status, _out, err = run_cli("run", "--app", dir, "-s", "puma x1:1", "-s", "falcon x1", "-s", "thin", "-s", "puma x2:1",
                                 "-e", "/", "-o", out)
     assert_equal 2, status
-    assert_equal "Error: not in your app's bundle: puma, falcon, thin — add `gem \"puma\", \"~> 8.0\"`, " \
-                 "`gem \"falcon\", \"~> 0.51.1\"` and `gem \"json\", \"~> 2.6.1\"` (falcon's dependencies would otherwise " \
+    assert_equal "Error: not in your app's bundle: puma, falcon, thin — add `gem \"puma\", \"8.0.2\"`, " \
+                 "`gem \"falcon\", \"0.51.1\"` and `gem \"json\", \"2.6.3\"` (falcon's dependencies would otherwise " \
                  "pull json 3, which breaks Rails) to #{dir}/Gemfile (it names thin already, but Gemfile.lock lacks it), " \
                  "then run `bundle install` in #{dir}\n", err
     refute File.exist?(out)
     status, _out, err = run_cli("tune", "--app", dir, "--servers", "unicorn,puma", "--memory-budget", "1GiB", "--slo-p99", "1s",
                                 "-o", out)
     assert_equal 2, status
-    assert_match(/\AError: not in your app's bundle: unicorn, puma — add `gem "unicorn", "~> 6.1"` and `gem "puma", "~> 8.0"` to /, err)
+    assert_match(/\AError: not in your app's bundle: unicorn, puma — add `gem "unicorn", "6.1.0"` and `gem "puma", "8.0.2"` to /, err)
   end
 
   # Default servers the bundle lacks are left out with the same line, never
@@ -60,8 +60,8 @@ class AppBundleTest < Minitest::Test
     app = Rackbench::Workload::App.resolve(app_with(%(gem "puma"\n), lock: "GEM\n  specs:\n    puma (8.0.2)\n"))
     kept, warning = check.defaults(%w[puma unicorn thin], app)
     assert_equal %w[puma], kept
-    assert_equal "left out of this run: not in your app's bundle: unicorn, thin — add `gem \"unicorn\", \"~> 6.1\"` and " \
-                 "`gem \"thin\", \"~> 2.0\"` to #{app.gemfile}, then run `bundle install` in #{app.root}", warning
+    assert_equal "left out of this run: not in your app's bundle: unicorn, thin — add `gem \"unicorn\", \"6.1.0\"` and " \
+                 "`gem \"thin\", \"2.0.1\"` to #{app.gemfile}, then run `bundle install` in #{app.root}", warning
     assert_equal [%w[puma], nil], check.defaults(%w[puma], app)
     e = assert_raises(Rackbench::UsageError) { check.defaults(%w[unicorn thin], app) }
     assert_match(/\Ano server of the default plan can run: not in your app's bundle: unicorn, thin — add /, e.message)
@@ -77,6 +77,6 @@ class AppBundleTest < Minitest::Test
     planned, warning = Rackbench::Workload::BundleCheck.stub(:problem, nil) { Rackbench::CLI::ServerCheck.plan!(config) }
     passenger = Rackbench::Server.adapter("passenger").available?
     assert_equal ["puma"] + (passenger ? ["passenger"] : []), planned[:setups].map(&:server)
-    assert_match(/\Aleft out of this run: not in your app's bundle: unicorn, thin — add `gem "unicorn", "~> 6.1"` and /, warning)
+    assert_match(/\Aleft out of this run: not in your app's bundle: unicorn, thin — add `gem "unicorn", "6.1.0"` and /, warning)
   end
 end
