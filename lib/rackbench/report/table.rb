@@ -9,6 +9,7 @@ require_relative "verdict_notes"
 require_relative "quiet_notes"
 require_relative "failures"
 require_relative "decision_text"
+require_relative "answer_text"
 
 module Rackbench
   module Report
@@ -37,6 +38,7 @@ module Rackbench
       end
 
       def render
+        AnswerText.render(@trials, decisions, @io) if @cells.setups.size > 1
         @cells.endpoints.each { |endpoint| render_endpoint(endpoint) }
         ResourceTable.new(@trials, io: @io).render(method(:print_rows))
         VerdictNotes.new(@trials, io: @io).render
@@ -49,7 +51,7 @@ module Rackbench
         return unless @cells.cells.any? { |c| c.trials.size > 1 }
 
         @io.puts "With repetitions: median req/s [#{Stats::Interval.description}] and its coefficient of variation."
-        DecisionText.render(Stats::Decisions.for_run(@trials, margin: @margin), @io, setups: @cells.setups.size)
+        DecisionText.render(decisions, @io, setups: @cells.setups.size)
         noisy = @cells.cells.select { |c| c.rps.cv.to_f > NOISY_CV }
         return if noisy.empty?
 
@@ -58,6 +60,10 @@ module Rackbench
       end
 
       private
+
+      def decisions
+        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin)
+      end
 
       def render_endpoint(endpoint)
         levels = @cells.levels(endpoint)
