@@ -16,7 +16,9 @@ module Rackbench
     #   available?              installed and runnable here
     #   argv(setup, app:, port:, dir:, host: "127.0.0.1")   the command line
     #                              (an argument array); host: the address to listen on
-    #   files(setup, port:, dir:)  {path => content} written before boot (configs)
+    #   files(setup, port:, dir:)  {path => content} written before boot (configs;
+    #                              a content starting with "#!" is written executable:
+    #                              Passenger's --ruby wrapper)
 #   env(setup)              extra environment for the server process
     #   worker?(entry, master_pid)  is this descendant a worker process?
 #   extra_roots(dir)        pids of daemonized parts outside the spawned tree
