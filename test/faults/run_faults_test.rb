@@ -64,6 +64,15 @@ class FaultRunTest < Minitest::Test
     assert_fault_outcome(exit_code: 1, message: /Error: wrk not found on PATH: run bin\/setup/)
   end
 
+  # capacity too refuses before it makes a run directory or boots a server.
+  def test_wrk_missing_from_path_for_capacity
+    out = File.join(tmpdir, "cap")
+    start_rackbench("capacity", "-s", "puma x1:2", "-e", "/pause/0.05", "--slo-p99", "500ms", "-o", out,
+                    env: { "PATH" => "/nonexistent" })
+    assert_fault_outcome(exit_code: 1, message: /Error: wrk not found on PATH: run bin\/setup/)
+    refute File.exist?(out), "no run directory made"
+  end
+
   def test_ab_and_siege_missing_from_path
     { "ab" => /Error: ab not found on PATH: run bin\/setup \(or apt-get install apache2-utils\)/,
       "siege" => /Error: siege not found on PATH: run bin\/setup \(or apt-get install siege\)/ }.each do |engine, message|

@@ -36,12 +36,22 @@ module Rackbench
         raise UsageError, "give the endpoint to search with --endpoint, e.g. --endpoint /pause/0.05" if config[:endpoints].empty?
 
         config, @left_out = ServerCheck.plan!(config, env: @env)
+        engine!
         slo = Search::Slo.new(p99_ms: search[:slo_p99], error_rate: search[:max_errors] / 100.0,
                               health: cli.key?(:health_timeout))
         execute(Plan.new(config), slo, search)
       end
 
       private
+
+      # wrk drives both loops of the search: without it, refused before a
+      # run directory is made or a server boots.
+      def engine!
+        engine = Load.engine("wrk")
+        return if engine.available?
+
+        raise Error, engine.class.const_defined?(:NOT_FOUND) ? engine.class::NOT_FOUND : "wrk is not available here"
+      end
 
       def execute(plan, slo, search)
         frame = Measuring.new(command: "capacity", argv: @argv, err: @err, env: @env, quiet: plan.config[:quiet])

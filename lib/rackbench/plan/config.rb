@@ -123,7 +123,7 @@ module Rackbench
         cfg[k] = number(k, cfg[k], min: NUMBER_MIN.fetch(k, 0))
       end
       check_warmup(cfg)
-      COUNTS.each { |k| cfg[k] = count(k, cfg[k]) }
+      COUNTS.each { |k| cfg[k] = count(k, cfg[k], max: k == :repeat ? MAX_REPEAT : nil) }
       cfg[:concurrency] = Array(cfg[:concurrency]).flatten.map { |c| count(:concurrency, c, max: MAX_CONCURRENCY) }
       raise UsageError, "concurrency needs at least one level, e.g. --concurrency 1,8,32" if cfg[:concurrency].empty?
 
@@ -150,6 +150,15 @@ module Rackbench
     end
 
     NUMBER_MIN = { duration: 0.5, warmup_window: 0.5, warmup_tolerance: 0.001 }.freeze
+    # Timeouts of 0 would fail every request or boot: they must be positive.
+    POSITIVE = %i[timeout boot_timeout health_timeout].freeze
+    # No trial, warm-up, pause or timeout longer than a day: a typo (-d 1e9,
+    # a 31-year trial) is refused before anything boots.
+    MAX_SECONDS = 86_400
+    MAX_REPEAT = 1000
+    # Decimal numbers only, as a person writes them ("2", "0.5", "1.5e1"):
+    # Float() alone also reads "0x10" as 16 and "1_0" as 10.
+    DECIMAL = /\A\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*\z/.freeze
 
     # --warmup steady needs windows that fit its cap; its tolerance is a share.
     def check_warmup(cfg)
@@ -163,8 +172,18 @@ module Rackbench
     end
 
     def number(key, value, min: 0)
-      n = Float(value, exception: false) if value.is_a?(Numeric) || value.is_a?(String)
-      return n if n&.finite? && n >= min
+      n = Float(value, exception: false) if value.is_a?(Numeric) || (value.is_a?(String) && value.match?(DECIMAL))
+      positive = POSITIVE.include?(key)
+      if n&.finite? && n >= min && !(positive && n <= 0)
+        return n if key == :rate || key == :warmup_tolerance || n <= MAX_SECONDS
+
+        raise UsageError, "#{flag(key)} #{value.inspect} is over a day (#{MAX_SECONDS} s), the most rackbench takes; " \
+                          "give seconds, e.g. #{flag(key)} 30"
+      end
+      if positive
+        raise UsageError, "#{flag(key)} must be a number of seconds above 0 (got #{value.inspect}): a 0 s timeout fails every " \
+                          "#{{ boot_timeout: 'boot', health_timeout: 'health check' }.fetch(key, 'request')}"
+      end
 
       unit = { rate: "requests per second", warmup_tolerance: "(a share, e.g. 0.05)" }.fetch(key, "seconds")
       return raise(UsageError, "--warmup must be a number of seconds >= 0 or \"steady\" (got #{value.inspect})") if key == :warmup
