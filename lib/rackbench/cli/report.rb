@@ -24,6 +24,8 @@ module Rackbench
         raise UsageError, "unexpected argument #{argv.first.inspect}; give one run directory" unless argv.empty?
 
         store = Store::RunDir.open(path)
+        readable!(store)
+        refuse_owned_output!(store, opts[:output], opts[:format])
         emit(render(store, opts), opts[:output])
         print_notices(store)
         0
@@ -89,6 +91,37 @@ module Rackbench
       def reporter(file)
         require_relative "../report/#{file}"
         Report.const_get(file.split("_").map(&:capitalize).join)
+      end
+
+      # trials.jsonl must be a regular file (a FIFO or a link to a device
+      # would hang or never end), and a directory with neither trials nor
+      # setups has nothing to render.
+      def readable!(store)
+        trials = File.join(store.path, "trials.jsonl")
+        if File.exist?(trials) && !File.file?(trials)
+          raise Error, "#{trials} is not a regular file (#{File.ftype(trials)}): a run's trials.jsonl is a plain file; " \
+                       "point report at the run directory rackbench wrote"
+        end
+        return if File.file?(trials) || File.file?(File.join(store.path, "setups.jsonl"))
+
+        raise Error, "#{store.path} holds no trials.jsonl and no setups.jsonl: nothing was measured there yet " \
+                     "(a run still booting, or not a run directory)"
+      end
+
+      # The run's own files are never overwritten by a rendering (-o
+      # DIR/trials.jsonl would replace the trials with CSV).
+      OWNED = (Store::RunDir::FILES.keys + %w[meta.json processes.jsonl .rackbench.lock report.html]).freeze
+
+      def refuse_owned_output!(store, output, format)
+        return if output.nil?
+
+        full = File.expand_path(output)
+        inside = File.dirname(full) == store.path || full.start_with?(File.join(store.path, "logs") + "/")
+        return unless inside && (OWNED.include?(File.basename(full)) || full.start_with?(File.join(store.path, "logs") + "/"))
+
+        ext = { "table" => "txt", "markdown" => "md" }.fetch(format, format)
+        raise UsageError, "--output #{output} is one of the run's own files; write the rendering elsewhere, " \
+                          "e.g. --output #{File.join(store.path, "rendered.#{ext}")}"
       end
 
       def emit(text, output)

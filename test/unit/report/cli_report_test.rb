@@ -58,4 +58,34 @@ class CliReportTest < Minitest::Test
     assert_match(/--pivot BY/, out)
     assert_match(/tidy: one row per trial/, out)
   end
+
+  # -o never replaces the run's own files (CSV over trials.jsonl lost the run).
+  def test_output_into_the_runs_own_files_is_refused
+    dir = run_dir
+    before = File.read(File.join(dir, "trials.jsonl"))
+    [File.join(dir, "trials.jsonl"), File.join(dir, "meta.json"), File.join(dir, "logs", "x.csv")].each do |target|
+      status, _out, err = run_cli("report", dir, "--format", "csv", "-o", target)
+      assert_equal 2, status, target
+      assert_match(/\AError: --output .* is one of the run's own files; write the rendering elsewhere, e\.g\. --output .*rendered\.csv\n\z/, err)
+    end
+    assert_equal before, File.read(File.join(dir, "trials.jsonl"))
+    status, _out, err = run_cli("report", dir, "--format", "md", "-o", File.join(dir, "summary.md"))
+    assert_equal 0, status, err
+  end
+
+  # A trials.jsonl that is not a regular file, or a directory with nothing
+  # measured, is an error, never an empty report with exit 0.
+  def test_a_missing_or_special_trials_file_is_an_error
+    dir = run_dir
+    File.rename(File.join(dir, "trials.jsonl"), File.join(dir, "t.bak"))
+    File.mkfifo(File.join(dir, "trials.jsonl"))
+    status, _out, err = run_cli("report", dir)
+    assert_equal 1, status
+    assert_match(/trials.jsonl is not a regular file \(fifo\)/, err)
+    File.delete(File.join(dir, "trials.jsonl"))
+    File.delete(File.join(dir, "setups.jsonl"))
+    status, _out, err = run_cli("report", dir)
+    assert_equal 1, status
+    assert_match(/holds no trials.jsonl and no setups.jsonl: nothing was measured there yet/, err)
+  end
 end
