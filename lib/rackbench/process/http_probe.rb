@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "net/http"
+require_relative "../clock"
 
 module Rackbench
   module ProcessControl
@@ -12,8 +13,21 @@ module Rackbench
     # adds "Connection: close" to a request made without a started session,
     # and a server echoes it; the session is started first so that what the
     # response says about keep-alive is what wrk's connections will get.
+    #
+    # Bounded (an app may answer with an endless body): the whole exchange
+    # has one deadline (timeout, monotonic clock) checked as each chunk
+    # arrives, besides Net::HTTP's per-read timeout; at most KEEP bytes of
+    # the body are kept, and reading stops after READ_MAX bytes. Such a
+    # response is returned with #incomplete saying why, so readiness still
+    # sees an answer and verification can fail it in words. A reply that is
+    # not HTTP at all is returned with #invalid quoting its first bytes
+    # (escaped), never mistaken for silence.
     module HttpProbe
-      Response = Struct.new(:status, :content_type, :body, :headers, :http_version, keyword_init: true) do
+      KEEP = 1 << 20      # body bytes kept (1 MiB)
+      READ_MAX = 8 << 20  # body bytes read before giving up on its end (8 MiB)
+
+      Response = Struct.new(:status, :content_type, :body, :headers, :http_version, :incomplete, :invalid,
+                            keyword_init: true) do
         # True when the body's end is marked by the server closing the
         # connection (no Content-Length, not chunked).
         def close_delimited?
@@ -43,20 +57,55 @@ module Rackbench
       # returned instead when the server accepted the connection but sent
       # nothing back within the timeout.
       def get(host, port, path, timeout: 2, on_silence: nil)
+        deadline = Clock.now + timeout
         http = Net::HTTP.new(host, port)
         http.open_timeout = timeout
         http.read_timeout = timeout
         http.max_retries = 0
         http.start
-        res = http.request_get(path, HEADERS)
-        Response.new(status: res.code.to_i, content_type: res["content-type"].to_s, body: res.body.to_s,
-                     headers: res.each_header.to_h, http_version: res.http_version)
+        got = nil
+        body = +""
+        incomplete = nil
+        # Leaving the block early (an unfinished body) skips the rest of the
+        # response; the ensure below closes the connection it was on.
+        catch(:stop) do
+          http.request_get(path, HEADERS) do |res|
+            got = res
+            incomplete = read_bounded(res, body, deadline, timeout)
+            throw :stop if incomplete
+          end
+        end
+        response(got, body, incomplete)
       rescue Net::ReadTimeout
-        on_silence
+        got ? response(got, body, "no more bytes within #{timeout} s (#{body.bytesize} read)") : on_silence
+      rescue Net::HTTPBadResponse => e
+        Response.new(headers: {}, body: "", invalid: e.message.sub(/\Awrong status line: /, "")[0, 120])
       rescue *FAILURES
         nil
       ensure
         http&.finish if http&.started?
+      end
+
+      # Reads res's body into body (at most KEEP bytes kept); returns nil when
+      # it ended, or why it was left unfinished.
+      def read_bounded(res, body, deadline, timeout)
+        read = 0
+        catch(:cut) do
+          res.read_body do |chunk|
+            read += chunk.bytesize
+            body << chunk.byteslice(0, KEEP - body.bytesize) if body.bytesize < KEEP
+            throw :cut, "over #{READ_MAX >> 20} MiB without ending" if read > READ_MAX
+            throw :cut, "still sending after #{timeout} s (#{read} bytes)" if Clock.now > deadline
+          end
+          nil
+        end
+      end
+
+      def response(res, body, incomplete)
+        return nil unless res
+
+        Response.new(status: res.code.to_i, content_type: res["content-type"].to_s, body: body,
+                     headers: res.each_header.to_h, http_version: res.http_version, incomplete: incomplete)
       end
     end
   end

@@ -65,6 +65,8 @@ module Rackbench
         ATTEMPTS.times do
           res = ProcessControl::HttpProbe.get(@host, @port, endpoint, timeout: @timeout)
           raise failed(endpoint, "no response within #{@timeout} s") unless res
+          raise failed(endpoint, "the answer is not HTTP: it began #{res.invalid}") if res.invalid
+          raise failed(endpoint, "status #{res.status}, but the body did not end: #{res.incomplete}", res.status) if res.incomplete
 
           problem = check(endpoint, res)
           raise failed(endpoint, problem, res.status) if problem

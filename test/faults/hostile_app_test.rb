@@ -1,0 +1,53 @@
+# frozen_string_literal: true
+
+require_relative "fault_helper"
+
+# Apps that answer what no HTTP client should have to take: rackbench's own
+# probes (readiness, verification) read a bounded number of bytes within a
+# deadline, and say what they got.
+class FaultHostileAppTest < Minitest::Test
+  APP = File.expand_path("../fixtures/apps/hostile", __dir__)
+
+  # rackbench's peak resident memory while it runs (VmRSS polled, KiB).
+  def peak_rss_kib
+    peak = 0
+    until @rb.exited?
+      rss = begin
+        File.read("/proc/#{@rb.pid}/status")[/^VmRSS:\s+(\d+)/, 1].to_i
+      rescue Errno::ENOENT, Errno::ESRCH
+        0
+      end
+      peak = [peak, rss].max
+      @rb.descendants
+      sleep 0.05
+    end
+    peak
+  end
+
+  def test_an_endless_body_fails_verification_fast_with_bounded_memory
+    started = Rackbench::Clock.now
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", APP, "-s", "puma x1:2", "-e", "/endless", "-e", "/ok", "--boot-timeout", "5",
+                    "-c", "1", "-d", "1", "--warmup", "0", "-o", out)
+    peak = peak_rss_kib
+    elapsed = Rackbench::Clock.now - started
+    assert_equal 1, @rb.exit_code, @rb.stderr
+    assert_match(%r{FAILED /endless on puma x1:2 .*verification of /endless failed: status 200, but the body did not end: over 8 MiB without ending},
+                 @rb.stdout)
+    assert_operator elapsed, :<, 10 + 8, "the /ok trial (1 s) and boots aside, no wait for an end that never comes"
+    assert_operator peak, :<, 200 * 1024, "rackbench stayed under 200 MB (peak #{peak / 1024} MB)"
+    assert_equal ["/ok"], read_trials(out).map { |t| t["endpoint"] }, "the other endpoint was measured"
+    assert_empty @rb.survivors
+  end
+
+  def test_a_reply_that_is_not_http_is_named_not_taken_for_silence
+    start_rackbench("run", "--app", APP, "-s", "puma x1:2", "-e", "/garbage", "--boot-timeout", "5", "-c", "1", "-d", "1",
+                    "--warmup", "0", "-o", File.join(tmpdir, "run"))
+    started = Rackbench::Clock.now
+    @rb.wait(timeout: 60)
+    assert_equal 1, @rb.exit_code, @rb.stderr
+    assert_match(%r{verification of /garbage failed: the answer is not HTTP: it began "GARBAGE\\x00\\x01 not http"}, @rb.stdout)
+    assert_operator Rackbench::Clock.now - started, :<, 20, "no 60 s wait for an answer that came"
+    assert_empty @rb.survivors
+  end
+end
