@@ -42,6 +42,12 @@ module Rackbench
           Cell.new(endpoint: e, setup: s, concurrency: c, trials: ts)
         end
         @open_levels = @cells.select { |c| c.trials.first["rate"] }.to_h { |c| [c.concurrency, true] }
+        # Indexes, so that lookups stay constant-time and a report stays
+        # linear in its cells (a scan per lookup made it quadratic: 10,000
+        # cells took minutes).
+        @by_endpoint = @cells.group_by(&:endpoint)
+        @by_pair = @cells.group_by { |c| [c.endpoint, c.setup] }
+        @by_key = @cells.to_h { |c| [[c.endpoint, c.setup, c.concurrency], c] } # Hash keys compare by eql?: 8 is not 8.0
       end
 
       # Any open-loop trial (a run may mix both loops: see loops).
@@ -69,18 +75,18 @@ module Rackbench
       end
 
       def setups(endpoint = nil)
-        @cells.select { |c| endpoint.nil? || c.endpoint == endpoint }.map(&:setup).uniq
+        (endpoint.nil? ? @cells : @by_endpoint.fetch(endpoint, [])).map(&:setup).uniq
       end
 
       def levels(endpoint = nil)
-        @cells.select { |c| endpoint.nil? || c.endpoint == endpoint }.map(&:concurrency).uniq
-              .sort_by { |level| [open_level?(level) ? 1 : 0, level] }
+        (endpoint.nil? ? @cells : @by_endpoint.fetch(endpoint, [])).map(&:concurrency).uniq
+                                                                  .sort_by { |level| [open_level?(level) ? 1 : 0, level] }
       end
 
       # The cell at a level (the same loop's level first: c=8 is not r=8).
       def [](endpoint, setup, concurrency)
-        mine = @cells.select { |c| c.endpoint == endpoint && c.setup == setup }
-        mine.find { |c| c.concurrency.eql?(concurrency) } || mine.find { |c| c.concurrency == concurrency }
+        @by_key[[endpoint, setup, concurrency]] ||
+          @by_pair.fetch([endpoint, setup], []).find { |c| c.concurrency == concurrency }
       end
     end
   end
