@@ -55,4 +55,25 @@ class PlanFileTest < Minitest::Test
     e = assert_raises(Rackbench::UsageError) { Rackbench::PlanFile.load(write_plan("\nraise 'boom'\n")) }
     assert_match(/plan\.rb:2 raised RuntimeError: boom/, e.message)
   end
+
+  # Files that are not plans get one line each (exit 2 at the CLI), never a
+  # crash, a Bundler backtrace, a silent exit or the quick plan.
+  def test_binary_missing_require_exit_and_empty_plans_are_refused
+    dir = tmpdir
+    cases = { "bin.rb" => ["\x7FELF\x02\x01\x00\xFF\xFE".b, /is not text \(a binary byte at offset \d+\)/],
+              "req.rb" => [%(require "nope_not_here"\n), /:1 requires what cannot be loaded: cannot load such file -- nope_not_here/],
+              "exit.rb" => ["exit 0\n", /calls exit; a plan file only sets settings/],
+              "empty.rb" => ["", /sets nothing/],
+              "comment.rb" => ["# nothing yet\n", /sets nothing/] }
+    cases.each do |name, (text, message)|
+      path = File.join(dir, name)
+      File.binwrite(path, text)
+      error = assert_raises(Rackbench::UsageError, name) { Rackbench::PlanFile.load(path) }
+      assert_match message, error.message
+      assert_match(/\Aplan file #{Regexp.escape(path)}/, error.message)
+      status, _out, err = run_cli("run", path)
+      assert_equal 2, status, name
+      assert_equal 1, err.lines.size, err
+    end
+  end
 end

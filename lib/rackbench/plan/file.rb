@@ -23,11 +23,20 @@ module Rackbench
               load_host: :load_hosts }.freeze
 
     def self.load(path)
-      text = File.read(path)
+      text = readable_text(path)
       settings = new(path).tap { |dsl| dsl.instance_eval(text, path, 1) }.settings
+      if settings.empty?
+        raise UsageError, "plan file #{path} sets nothing (write settings such as: setup \"puma x2:5\"; endpoint \"/hello\"); " \
+                          "without a plan file, rackbench run runs the quick plan"
+      end
       relative_to_plan(settings, File.dirname(File.expand_path(path)))
     rescue Errno::ENOENT, Errno::EACCES, Errno::EISDIR => e
       raise UsageError, "cannot read plan file #{path}: #{Error.reason(e)}"
+    rescue LoadError => e
+      raise UsageError, "plan file #{path}#{where(e, path)} requires what cannot be loaded: #{e.message.lines.first.strip.scrub}; " \
+                        "a plan file only sets settings"
+    rescue SystemExit
+      raise UsageError, "plan file #{path} calls exit; a plan file only sets settings (setup, endpoint, concurrency ...)"
     rescue SyntaxError => e
       line = e.message[/:(\d+):/, 1]
       raise UsageError, "plan file #{path}#{line ? ":#{line}" : ''} has a Ruby syntax error: " \
@@ -35,11 +44,23 @@ module Rackbench
     rescue UsageError
       raise
     rescue StandardError => e
-      raise UsageError, "plan file #{path}#{where(e, path)} raised #{e.class}: #{e.message.lines.first.strip}"
+      raise UsageError, "plan file #{path}#{where(e, path)} raised #{e.class}: #{e.message.scrub.lines.first.to_s.strip}"
     end
 
     # A plan's own paths (app, out) are relative to the plan file's
     # directory, wherever rackbench is run from.
+    # The file's text, refused when it is not text a person wrote (NUL
+    # bytes, or bytes that are not UTF-8): a binary file is not a plan.
+    def self.readable_text(path)
+      text = File.read(path)
+      text.force_encoding(Encoding::UTF_8)
+      bad = text.index("\0") || (text.valid_encoding? ? nil : text.scrub("\0").index("\0"))
+      return text unless bad
+
+      raise UsageError, "plan file #{path} is not text (a binary byte at offset #{bad}); give a Ruby plan file such as " \
+                        "one with: setup \"puma x2:5\""
+    end
+
     def self.relative_to_plan(settings, dir)
       settings = settings.dup
       settings[:app] = Workload::App.expand(settings[:app], base: dir) if settings.key?(:app)
