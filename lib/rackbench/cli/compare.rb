@@ -4,16 +4,25 @@ require_relative "command"
 require_relative "../store/run_dir"
 require_relative "../stats/compare"
 require_relative "../report/comparison"
+require_relative "../plan/config"
+require_relative "../units"
 require_relative "compare_pairs"
+require_relative "compare_gate"
 
 module Rackbench
   module CLI
-    # rackbench compare RUN_A RUN_B [--fail-if-slower PERCENT]: per cell in
-    # both runs, the change in req/s, p99 and memory (when sampled), tested
-    # with Welch's t-test (two-sided, alpha = 0.05) over the repetitions.
-    # Two runs with no cell in common fail (exit 1), naming each run's setups
-    # and the --pair arguments that would match setups differing only in the
-    # runtime: a comparison of nothing must not pass as "no change".
+    # rackbench compare RUN_A RUN_B [--margin P] [--fail-if-slower P]: per
+    # cell in both runs, req/s, p99 and memory (when sampled) decided
+    # unpaired (Stats::Compare: faster/slower, equivalent within the margin,
+    # undecided), Holm over all the decisions. Two runs with no cell in
+    # common fail (exit 1), naming each run's setups and the --pair arguments
+    # that would match setups differing only in the runtime: a comparison of
+    # nothing must not pass as "no change".
+    #
+    # Exit: 0 compared (and the gate passed); 1 the gate found a decided
+    # slowdown, or cells missing; 3 the gate could not decide (undecided
+    # cells that could be slower, or cells with fewer than 2 repetitions);
+    # 2 bad input.
     class CompareCommand < Command
       def call(argv)
         opts = options(argv) or return 0
@@ -23,11 +32,13 @@ module Rackbench
         a, b = argv.map { |path| Store::RunDir.open(path) }
         pairs = ComparePairs.new(setups(a), setups(b), opts[:pairs])
         pairs.to_h.each { |sb, sa| @out.puts "Pairing RUN_B's setup #{sb.inspect} with RUN_A's #{sa.inspect}." }
-        compare = Stats::Compare.new(a.trials, b.trials, pairs: pairs.to_h)
+        margin, source = margin(opts, a)
+        compare = Stats::Compare.new(a.trials, b.trials, pairs: pairs.to_h, margin: margin)
+        runs = [run(a), run(b)]
         print_notices(a, b)
         raise Error, nothing_shared(a, b, pairs) if compare.rows.empty?
 
-        Report::Comparison.new(compare, a: run(a), b: run(b), io: @out, suggested: pairs.suggestions).render
+        Report::Comparison.new(compare, a: runs[0], b: runs[1], io: @out, suggested: pairs.suggestions, margin_source: source).render
         gate(compare, opts[:fail_if_slower], a, b)
       end
 
@@ -37,11 +48,16 @@ module Rackbench
         opts = {}
         parser = OptionParser.new do |o|
           o.banner = "Usage: rackbench compare RUN_A RUN_B [options]\n\n" \
-                     "Compares two stored runs cell by cell (endpoint x setup x concurrency) with Welch's t-test\n" \
-                     "over the repetitions (two-sided, alpha = 0.05). A change is reported only when the test\n" \
-                     "supports it; otherwise \"same within noise\". Cells need 2 or more repetitions (run -r 3).\n" \
-                     "Runs with no cell in common exit 1, naming each run's setups; where labels differ only in\n" \
-                     "the runtime (\"puma x2:5\" and \"puma x2:5 on yjit\") the message gives the --pair to add.\n\n"
+                     "Compares two stored runs cell by cell (endpoint x setup x concurrency): for req/s, p99 and PSS,\n" \
+                     "the ratio B/A with its 95% interval. Two runs made at different times cannot be paired, so\n" \
+                     "the repetitions are compared unpaired (Welch's t on the log values). Each is decided:\n" \
+                     "faster/slower by X% (the interval lies beyond the margin), equivalent within +-margin (it\n" \
+                     "lies inside), or undecided (with about how many more repetitions would decide it); Holm's\n" \
+                     "method holds all the decisions together. A cell needs 2 or more repetitions in each run\n" \
+                     "(run -r 3). A Note says when the runs' CPU-speed calibrations differ, or one drifted, by\n" \
+                     "more than the margin. Runs with no cell in common exit 1, naming each run's setups; where\n" \
+                     "labels differ only in the runtime (\"puma x2:5\" and \"puma x2:5 on yjit\") the message gives\n" \
+                     "the --pair to add.\n\n"
           o.on("--pair A=B", "compare RUN_B's setup B with RUN_A's setup A, e.g. --pair \"puma x2:5=puma x2:5 on yjit\"",
                "(repeatable; automatic when each run has one setup; rows show \"A → B\")") do |v|
             a, b = v.split("=", 2).map { |label| label.to_s.strip.squeeze(" ") }
@@ -50,20 +66,39 @@ module Rackbench
 
             (opts[:pairs] ||= {})[b] = a
           end
-          o.on("--fail-if-slower PERCENT", "exit 1 when a cell's req/s is significantly lower in RUN_B by more than PERCENT") do |v|
+          o.on("--margin PERCENT", "equivalence margin of the decisions (default: RUN_A's, else 5)") do |v|
+            opts[:margin] = Config.margin(Units.percent(v, flag: "--margin") / 100.0)
+          end
+          o.on("--fail-if-slower PERCENT", "exit 1 when some cell's req/s is decided slower in RUN_B by more than PERCENT",
+               "(its own margin; 0: the --margin); exit 3 when that cannot be decided: a cell's",
+               "interval reaches past -PERCENT, or a cell has fewer than 2 repetitions") do |v|
             opts[:fail_if_slower] = percent(v)
           end
+          o.separator ""
+          o.separator "Exit status: 0 compared (and the gate passed); 1 a decided slowdown beyond --fail-if-slower, cells"
+          o.separator "of RUN_A missing in RUN_B (with the gate), or no cell in common; 2 bad input; 3 the gate could not"
+          o.separator "decide (undecided cells that could be slower, or cells with fewer than 2 repetitions): add"
+          o.separator "repetitions, or gate on a larger slowdown."
         end
         parse!(parser, argv) && opts
       end
 
+      # The margin (a share) and where it came from.
+      def margin(opts, store_a)
+        return [opts[:margin], "--margin"] if opts[:margin]
+
+        stored = store_a.meta.dig("config", "margin")
+        stored.is_a?(Numeric) && stored.positive? && stored < 1 ? [stored.to_f, "RUN_A's"] : [Stats::Decision::DEFAULT_MARGIN, "the default"]
+      end
+
       def percent(text)
         value = Float(text.to_s.delete_suffix("%"))
-        raise ArgumentError if value.negative? || !value.finite?
+        raise ArgumentError if value.negative? || value >= 100 || !value.finite?
 
         value
       rescue ArgumentError
-        raise UsageError, "--fail-if-slower takes a percentage of 0 or more, like 5 or 2.5; got #{text.inspect}"
+        raise UsageError, "--fail-if-slower takes a percentage from 0 up to (not including) 100, like 5 or 2.5 " \
+                          "(0: the --margin); got #{text.inspect}"
       end
 
       def setups(store)
@@ -108,36 +143,16 @@ module Rackbench
       end
 
       def run(store)
-        { path: store.path, meta: store.meta }
+        { path: store.path, meta: store.meta, calibration: store.calibration }
       end
 
-      # A CI gate fails closed: cells of RUN_A that RUN_B lacks (a setup that
-      # failed, a run cut short) cannot pass it. (Runs without a cell in
-      # common, an empty one included, never get here: see nothing_shared.)
+      # The gate (CompareGate): its line on stderr, its exit status.
       def gate(compare, percent, a, b)
         return 0 if percent.nil?
 
-        unless compare.only_a.empty?
-          cells = compare.only_a.map { |c| "#{c.endpoint} #{c.setup} c=#{c.concurrency}" }
-          return gate_failure("#{b.path} lacks #{cells.size} cell(s) of #{a.path}: #{cells.first(5).join('; ')}" \
-                              "#{cells.size > 5 ? '; ...' : ''}")
-        end
-
-        slower = compare.slower_than(percent)
-        return 0 if slower.empty?
-
-        cells = slower.map do |r|
-          ch = r.changes.find { |c| c.metric.key == "rps" }
-          "#{r.endpoint} #{r.label} c=#{r.concurrency} (#{format('%+.1f', ch.change_pct)}%)"
-        end
-        @err.puts "Slower: req/s is significantly lower by more than #{format('%g', percent)}% in #{slower.size} cell(s): " \
-                  "#{cells.join('; ')} (--fail-if-slower #{format('%g', percent)})"
-        1
-      end
-
-      def gate_failure(why)
-        @err.puts "Gate failed: #{why}; --fail-if-slower cannot pass on missing measurements (re-run, or compare without it)"
-        1
+        status, line = CompareGate.new(compare, percent: percent, margin: compare.margin).verdict(a.path, b.path)
+        @err.puts line if line
+        status
       end
     end
   end

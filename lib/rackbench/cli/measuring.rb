@@ -9,6 +9,7 @@ require_relative "../report/listener"
 require_relative "../report/progress"
 require_relative "../report/warning_log"
 require_relative "../process/registry"
+require_relative "../calibration"
 
 module Rackbench
   module CLI
@@ -22,6 +23,9 @@ module Rackbench
     #   what the command adds;
     # - the listeners: warnings.jsonl always (the store's notices too), the
     #   terminal's progress unless quiet;
+    # - a CPU-speed calibration (Rackbench::Calibration, about 0.4 s) before
+    #   the command measures and another once it has finished, appended to
+    #   calibration.jsonl (a resume adds its own two), for rackbench compare;
     # - whatever happens: every child stopped, the lock released; an error
     #   names the run directory when it holds trials (CLI#kept says how to go
     #   on); a full disk is one line.
@@ -52,7 +56,11 @@ module Rackbench
       def call(out: nil, prefix: "", meta: {}, store: nil)
         @store = store || create(out, prefix)
         @store.write_meta(meta_for(meta)) unless store
-        yield @store, Measuring.listener(@store, err: @err, quiet: @quiet)
+        listener = Measuring.listener(@store, err: @err, quiet: @quiet)
+        calibrate("start", listener)
+        result = yield @store, listener
+        calibrate("end", listener)
+        result
       rescue Errno::ENOSPC, Errno::EDQUOT => e
         # A full disk anywhere (a log, a record): one clear line, exit 1.
         raise kept(Error.new("the disk is full (#{Error.reason(e)}); free space and run again"))
@@ -64,6 +72,17 @@ module Rackbench
       end
 
       private
+
+      # Not taken when the command stopped on an error or a signal: the
+      # start's reading stays, alone.
+      def calibrate(phase, listener)
+        reading = Calibration.measure(log_path: File.join(@store.logs_dir, "calibration.log"))
+        @store.append_calibration({ "phase" => phase, "at" => Clock.wall_iso8601 }.merge(reading))
+        return unless reading["error"]
+
+        listener.warning("the CPU-speed calibration at the #{phase} failed: #{reading['error']}; " \
+                         "rackbench compare cannot check this run's machine speed")
+      end
 
       def create(out, prefix)
         line = @argv.join(" ")

@@ -1,28 +1,29 @@
 # frozen_string_literal: true
 
 require_relative "../stats/compare"
+require_relative "../stats/cpu_speed"
+require_relative "decision_text"
 require_relative "number_format"
 
 module Rackbench
   module Report
-    # The terminal form of `rackbench compare`: a header naming the test, one
-    # table per endpoint (a line per cell and metric: A and B as mean ± sd over
-    # n repetitions, the change of the means, Welch's p and the verdict), the
-    # cells found in one run only, and a one-line tally. A paired row names
-    # both setups, "A's label → B's label". suggested: pairs of setups left
-    # in one run only that are the same configuration but for the runtime
-    # ([[A, B], ...]), shown with the --pair arguments that would compare them.
+    # The terminal form of `rackbench compare`: a header naming the method,
+    # the margin and the family correction; one table per endpoint (a line
+    # per cell and metric: A and B as mean ± sd over n repetitions, the
+    # change B/A and the decision in DecisionText's words); the cells found
+    # in one run only; a one-line tally. A paired row names both setups,
+    # "A's label → B's label". suggested: pairs of setups left in one run
+    # only that are the same configuration but for the runtime ([[A, B],
+    # ...]), shown with the --pair arguments that would compare them.
+    # a, b: { path:, meta:, calibration: (calibration.jsonl lines) }.
     class Comparison
-      WORDS = {
-        "rps" => { higher: "faster", lower: "slower" },
-        "latency_ms.p99" => { higher: "slower (p99 up)", lower: "faster (p99 down)" }
-      }.freeze
-      DEFAULT_WORDS = { higher: "larger", lower: "smaller" }.freeze
       ENV_KEYS = { "hostname" => "host", "cpu_model" => "CPU", "cores" => "cores", "ruby" => "Ruby", "kernel" => "kernel" }.freeze
+      TOO_FEW = "cannot decide: n<2 (run -r 3)"
 
-      def initialize(compare, a:, b:, io:, suggested: [])
+      def initialize(compare, a:, b:, io:, suggested: [], margin_source: "the default")
         @compare = compare
         @suggested = suggested
+        @margin_source = margin_source
         @a = a
         @b = b
         @io = io
@@ -44,29 +45,52 @@ module Rackbench
         pairs.map { |a, b| %(--pair "#{a}=#{b}") }.join(" ")
       end
 
+      # The decision in words, the metric named by its column.
       def self.verdict_text(change)
-        case change.verdict
-        when :untestable then "n<2, cannot test"
-        when :no_variance then Stats::Welch::NO_VARIANCE
-        when :same then "same within noise"
-        else WORDS.fetch(change.metric.key, DEFAULT_WORDS).fetch(change.verdict)
-        end
+        return DecisionText.phrase(change.entry, label: nil, unit: "repetitions") if change.entry
+        return TOO_FEW if change.too_few?
+
+        "cannot decide: a repetition measured 0"
       end
 
       private
 
       def header
+        margin = DecisionText.pct(@compare.margin * 100)
         @io.puts "A: #{describe(@a)}"
         @io.puts "B: #{describe(@b)}"
-        @io.puts "Method: #{Stats::Welch::METHOD}; change = difference of the means, B against A."
-        @io.puts "\"same within noise\": the test does not support a difference (p >= 0.05); " \
-                 "\"n<2, cannot test\": fewer than 2 repetitions in a run (use -r 3 or more); " \
-                 "\"#{Stats::Welch::NO_VARIANCE}\": every repetition gave the same figure in both runs."
+        @io.puts "Method: two runs made at different times cannot be paired (the machine's speed moves between them): " \
+                 "each cell's repetitions in A and in B are compared #{Stats::Decision::UNPAIRED}; " \
+                 "change = B/A - 1 from the geometric means."
+        @io.puts "Decision: B faster/slower than A when the 95% interval of B/A lies beyond +-#{margin}% (the margin: " \
+                 "#{@margin_source}; --margin sets it), equivalent when it lies within +-#{margin}% (two one-sided tests), " \
+                 "undecided otherwise, with about how many more repetitions would decide it; " \
+                 "#{Stats::Decisions::HOLM}, #{@compare.decisions.entries.size} here."
         @io.puts "Latency is closed-loop (measured from each request's send; hides coordinated omission)."
-        differences = ENV_KEYS.select { |k, _| @a[:meta][k] != @b[:meta][k] }.values
-        return if differences.empty?
+        notes.each { |line| @io.puts "Note: #{line}" }
+      end
 
-        @io.puts "Note: the runs differ in #{differences.join(', ')}; a difference may come from the machine, not the servers."
+      def notes
+        differences = ENV_KEYS.select { |k, _| @a[:meta][k] != @b[:meta][k] }.values
+        env = differences.empty? ? [] : ["the runs differ in #{differences.join(', ')}; a difference may come from the machine, not the servers."]
+        env + speed_notes
+      end
+
+      # What the runs' CPU-speed calibrations say (nothing for runs without).
+      def speed_notes
+        speed = Stats::CpuSpeed.new(@a[:calibration], @b[:calibration], margin: @compare.margin)
+        lines = speed.drifts.map do |d|
+          "#{d.run}'s CPU speed moved by #{DecisionText.pct((d.ratio - 1) * 100)}% while it ran (CPU-speed calibration, " \
+            "iterations per CPU-second: #{d.readings.map { |phase, v| "#{phase} #{v.round}" }.join(', ')}): more than the +-" \
+            "#{DecisionText.pct(@compare.margin * 100)}% margin, so its cells may mix fast and slow periods."
+        end
+        if (b = speed.between)
+          lines.unshift("the machine ran a fixed Ruby workload #{DecisionText.pct(((b.ratio - 1) * 100).abs)}% " \
+                        "#{b.ratio > 1 ? 'faster' : 'slower'} in B than in A (CPU-speed calibration, " \
+                        "iterations per CPU-second: A #{b.a.round}, B #{b.b.round}), more than the margin: a difference may come " \
+                        "from the machine, not the servers; setups measured in one run are paired by its rounds.")
+        end
+        lines
       end
 
       def describe(run)
@@ -77,12 +101,11 @@ module Rackbench
       end
 
       def table(endpoint, rows)
-        lines = [[endpoint, "c", "metric", "A", "B", "change", "p", "verdict"]]
+        lines = [[endpoint, "c", "metric", "A", "B", "change", "decision"]]
         rows.each do |row|
           row.changes.each_with_index do |ch, i|
             lines << [i.zero? ? row.label : "", i.zero? ? row.concurrency.to_s : "", ch.metric.label,
-                      value(ch.a, ch.metric), value(ch.b, ch.metric), pct(ch.change_pct), p_value(ch),
-                      self.class.verdict_text(ch)]
+                      value(ch.a, ch.metric), value(ch.b, ch.metric), pct(ch.change_pct), self.class.verdict_text(ch)]
           end
         end
         @io.puts
@@ -103,12 +126,6 @@ module Rackbench
         value.nil? ? "-" : format("%+.1f%%", value)
       end
 
-      def p_value(change)
-        return "-" unless change.test&.p
-
-        change.test.p < 0.001 ? "<0.001" : format("%.3f", change.test.p)
-      end
-
       def only(run, cells)
         return if cells.empty?
 
@@ -125,17 +142,17 @@ module Rackbench
       end
 
       def tally
-        rps = @compare.rows.filter_map { |r| r.changes.find { |ch| ch.metric.key == "rps" } }
-        counts = rps.map { |ch| self.class.verdict_text(ch) }.tally
-        parts = counts.sort_by { |_, n| -n }.map { |text, n| "#{n} #{text}" }
+        rps = @compare.rows.filter_map { |r| r.change("rps") }
+        parts = rps.map(&:outcome).tally.sort_by { |_, n| -n }.map { |word, n| "#{n} #{word}" }
+        one_run = @compare.only_a.size + @compare.only_b.size
         "req/s in #{rps.size} cell(s) compared: #{parts.empty? ? 'none' : parts.join(', ')}" \
-          "#{@compare.only_a.size + @compare.only_b.size > 0 ? "; #{@compare.only_a.size + @compare.only_b.size} in one run only" : ''}."
+          "#{one_run.positive? ? "; #{one_run} in one run only" : ''}."
       end
 
       def print_rows(rows)
         widths = rows.transpose.map { |col| col.map(&:length).max }
         rows.each_with_index do |row, i|
-          @io.puts row.each_with_index.map { |t, j| [0, 2, 7].include?(j) ? t.ljust(widths[j]) : t.rjust(widths[j]) }.join("  ").rstrip
+          @io.puts row.each_with_index.map { |t, j| [0, 2, 6].include?(j) ? t.ljust(widths[j]) : t.rjust(widths[j]) }.join("  ").rstrip
           @io.puts widths.map { |w| "-" * w }.join("  ") if i.zero?
         end
       end

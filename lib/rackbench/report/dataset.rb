@@ -12,20 +12,23 @@ module Rackbench
     # trials.jsonl, setups.jsonl, grouped into cells. Every reporter (HTML,
     # Markdown, CSV, JSON) renders one of these; none of them measures.
     class Dataset
-      attr_reader :meta, :trials, :setup_rows, :cells, :path
+      attr_reader :meta, :trials, :setup_rows, :cells, :path, :calibration
 
       # margin: the equivalence margin of the decisions (a share); nil: the
       # run's own (meta.json's config), else Stats::Decision's default.
       def self.from_store(store, margin: nil)
-        new(meta: store.meta, trials: store.trials, setup_rows: store.setups, path: store.path, margin: margin)
+        new(meta: store.meta, trials: store.trials, setup_rows: store.setups, path: store.path, margin: margin,
+            calibration: store.calibration)
       end
 
-      def initialize(meta:, trials:, setup_rows: [], path: nil, margin: nil)
+      # calibration: calibration.jsonl's lines (the CPU-speed calibrations).
+      def initialize(meta:, trials:, setup_rows: [], path: nil, margin: nil, calibration: [])
         @meta = meta.is_a?(Hash) ? meta : {}
         @margin = margin || @meta.dig("config", "margin") || Stats::Decision::DEFAULT_MARGIN
         @trials = trials
         @setup_rows = setup_rows
         @path = path
+        @calibration = calibration
         @cells = Stats::Cells.new(trials)
       end
 

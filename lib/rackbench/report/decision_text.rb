@@ -37,30 +37,32 @@ module Rackbench
 
       # "faster by 18% (95% CI 9-27%)", "equivalent within +-5% (95% CI -2% to +3%)",
       # "undecided (95% CI -20% to +45%, about 30 more rounds)".
-      def phrase(entry)
+      # label: the metric's name first (nil: none, where a column names it);
+      # unit: what more of would decide it (compare: "repetitions").
+      def phrase(entry, label: LABELS.fetch(entry.metric, entry.metric), unit: "rounds")
         d = entry.decision
-        label = LABELS.fetch(entry.metric, entry.metric)
+        label = label ? "#{label} " : ""
         ci = "95% CI #{signed(d.low_pct)} to #{signed(d.high_pct)}"
         case d.outcome
         when :higher, :lower
           lo, hi = [d.low_pct.abs, d.high_pct.abs].sort
-          return "#{label} #{entry.outcome} by #{pct(d.change_pct.abs)}% (95% CI #{pct(lo)}-#{pct(hi)}%)" if d.change_pct.abs < 50
+          return "#{label}#{entry.outcome} by #{pct(d.change_pct.abs)}% (95% CI #{pct(lo)}-#{pct(hi)}%)" if d.change_pct.abs < 50
 
           # Far apart: the ratio says it better than a percentage (0.2x, 5x).
-          "#{label} #{entry.outcome}: B/A #{times(d.ratio)} (95% CI #{times(d.ci_low)}-#{times(d.ci_high)})"
-        when :equivalent then "#{label} equivalent within +-#{pct(d.margin * 100)}% (#{ci})"
-        else "#{label} undecided (#{ci}#{more(d)})"
+          "#{label}#{entry.outcome}: B/A #{times(d.ratio)} (95% CI #{times(d.ci_low)}-#{times(d.ci_high)})"
+        when :equivalent then "#{label}equivalent within +-#{pct(d.margin * 100)}% (#{ci})"
+        else "#{label}undecided (#{ci}#{more(d, unit)})"
         end
       end
 
-      def more(decision)
+      def more(decision, unit = "rounds")
         need = decision.rounds_needed
         return "" if need.nil?
-        return ", over #{Stats::Decision::MAX_ROUNDS} rounds would not decide it" if need >= Stats::Decision::MAX_ROUNDS
+        return ", over #{Stats::Decision::MAX_ROUNDS} #{unit} would not decide it" if need >= Stats::Decision::MAX_ROUNDS
 
         extra = [need - decision.rounds, 1].max
         held = decision.held_by ? "; decided alone, but not among #{decision.held_by} decisions" : ""
-        ", about #{extra} more rounds#{held}"
+        ", about #{extra} more #{extra == 1 ? unit.delete_suffix('s') : unit}#{held}"
       end
 
       def level_label(level, loop)

@@ -31,6 +31,7 @@ module Rackbench
           "setups" => @data.setup_rows,
           "cells" => @data.cells.cells.map { |c| cell(c) },
           "decisions" => @data.decisions.to_a,
+          "calibration" => @data.calibration,
           "trials" => @data.trials
         }
       end
@@ -53,7 +54,7 @@ module Rackbench
           "repetitions" => { "min" => min, "max" => max },
           "point" => "median of the repetitions",
           "interval" => @data.ci_method,
-          "comparison_test" => Stats::Welch::METHOD,
+          "comparison_test" => "rackbench compare: #{Stats::Decision::UNPAIRED}, the same rule and margin as decisions, Holm over its family",
           "decisions" => { "paired" => Stats::Decision::PAIRED, "margin" => @data.decisions.margin,
                            "family" => Stats::Decisions::HOLM,
                            "rule" => "faster/slower: the 95% interval of B/A lies beyond the margin; equivalent: inside " \

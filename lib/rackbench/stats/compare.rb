@@ -2,51 +2,71 @@
 
 require_relative "cells"
 require_relative "metrics"
-require_relative "welch"
+require_relative "decisions"
 
 module Rackbench
   module Stats
-    # Compares two runs cell by cell (endpoint x setup x concurrency). For each
-    # cell in both runs and each compared metric, the change of the mean of the
-    # repetitions from run A to run B and Welch's t-test on them (two-sided,
-    # alpha = 0.05; see Welch). A change is only called a difference when the
-    # test supports it; otherwise it is "same within noise", and with fewer than
-    # 2 repetitions on either side it cannot be tested at all.
+    # Compares two runs cell by cell (endpoint x setup x concurrency). Two
+    # runs made at different times cannot be paired (the machine's speed
+    # moves between them, by up to 35% within minutes on a quiet machine), so
+    # for each cell in both runs and each compared metric (req/s, p99, PSS)
+    # the repetitions of A and of B are decided unpaired: Stats::Decision's
+    # Welch's t on the log values, the ratio B / A with its 95% interval,
+    # faster/slower beyond the margin, equivalent inside it, undecided
+    # otherwise. All the comparison's decisions are one family held together
+    # with Holm's step-down (Stats::Decisions). A cell with fewer than 2
+    # repetitions on a side cannot be decided at all.
     #
     # pairs maps a setup label of run B to the label of run A it stands for
     # (`compare --pair`): its cells meet A's under A's label, and each row
     # keeps both labels (setup, setup_b) so a report can show what met what.
     class Compare
-      METRICS = %w[rps latency_ms.p99 memory.pss_total_mb].freeze
+      METRICS = Decisions::METRICS
 
-      # verdict: :higher / :lower (significant), :same (not significant), :untestable (n < 2),
-      # :no_variance (no spread in either run: Welch cannot test)
-      Change = Struct.new(:metric, :a, :b, :change_pct, :test, :verdict, keyword_init: true) do
-        def significant?
-          %i[higher lower].include?(verdict)
+      # a, b: Summaries of the metric's values in each run; entry: its
+      # Decisions::Entry, nil when it could not be decided.
+      Change = Struct.new(:metric, :a, :b, :entry, keyword_init: true) do
+        def decision = entry&.decision
+
+        # Fewer than 2 repetitions with a value in either run.
+        def too_few?
+          a.n < 2 || b.n < 2
         end
 
-        # "better"/"worse" in the metric's own sense (req/s higher is better).
-        def better?
-          significant? && verdict == metric.better
+        # faster | slower | equivalent | undecided (memory: larger | smaller),
+        # or "cannot decide".
+        def outcome
+          entry ? entry.outcome : "cannot decide"
+        end
+
+        # B against A in percent: from the decision's ratio (of the geometric
+        # means) when there is one, else from the means.
+        def change_pct
+          return decision.change_pct if decision
+
+          a.mean.zero? ? nil : (b.mean - a.mean) / a.mean * 100
         end
       end
 
       # setup: run A's label; setup_b: run B's (the same unless paired).
-      Row = Struct.new(:endpoint, :setup, :setup_b, :concurrency, :changes, keyword_init: true) do
+      Row = Struct.new(:endpoint, :setup, :setup_b, :concurrency, :loop, :trials_a, :trials_b, :changes, keyword_init: true) do
         # "puma x2:5", or "puma x2:5 → puma x2:5 on yjit" for a paired row.
         def label
           setup == setup_b ? setup : "#{setup} → #{setup_b}"
         end
+
+        def change(key)
+          changes.find { |ch| ch.metric.key == key }
+        end
       end
 
       # only_a, only_b: each run's cells that met none of the other's, under
-      # their own run's labels.
-      attr_reader :rows, :only_a, :only_b
+      # their own run's labels. decisions: the family (Stats::Decisions).
+      attr_reader :rows, :only_a, :only_b, :decisions, :margin
 
-      def initialize(trials_a, trials_b, pairs: {}, alpha: Welch::ALPHA)
-        @alpha = alpha
+      def initialize(trials_a, trials_b, pairs: {}, margin: Decision::DEFAULT_MARGIN)
         @pairs = pairs
+        @margin = margin
         cells_a = Cells.new(trials_a).cells
         cells_b = Cells.new(trials_b).cells
         index_b = cells_b.to_h { |c| [key(c, @pairs), c] }
@@ -54,14 +74,27 @@ module Rackbench
         @rows = cells_a.filter_map { |c| (other = index_b[key(c)]) && row(c, other) }
         @only_a = cells_a.reject { |c| index_b.key?(key(c)) }
         @only_b = cells_b.reject { |c| keys_a.key?(key(c, @pairs)) }
+        @decisions = Decisions.for_comparison(@rows, margin: margin)
+        @rows.each { |r| r.changes.each { |ch| ch.entry = @decisions.for_row(r, ch.metric.key) } }
       end
 
-      # Cells whose req/s is significantly lower in B by more than percent.
-      def slower_than(percent)
-        @rows.select do |r|
-          rps = r.changes.find { |ch| ch.metric.key == "rps" }
-          rps&.verdict == :lower && rps.change_pct < -percent.to_f
+      # The gate of `compare --fail-if-slower`: req/s alone, decided at the
+      # gate's own margin (a share) and held by Holm among themselves.
+      # { slower: [[row, entry]], undecided: [[row, entry]] that could be
+      # slower by more than the margin, untested: [row] (no decision) }.
+      def gate(margin)
+        family = Decisions.for_comparison(@rows, margin: margin, metrics: %w[rps])
+        found = { slower: [], undecided: [], untested: [] }
+        @rows.each do |row|
+          next unless row.change("rps")
+
+          entry = family.for_row(row, "rps")
+          if entry.nil? then found[:untested] << row
+          elsif entry.outcome == "slower" then found[:slower] << [row, entry]
+          elsif entry.outcome == "undecided" && entry.decision.ci_low < 1 - margin then found[:undecided] << [row, entry]
+          end
         end
+        found
       end
 
       private
@@ -73,7 +106,7 @@ module Rackbench
       def row(cell_a, cell_b)
         changes = METRICS.filter_map { |k| change(Metrics[k], cell_a.trials, cell_b.trials) }
         Row.new(endpoint: cell_a.endpoint, setup: cell_a.setup, setup_b: cell_b.setup, concurrency: cell_a.concurrency,
-                changes: changes)
+                loop: cell_a.loop, trials_a: cell_a.trials, trials_b: cell_b.trials, changes: changes)
       end
 
       # nil when either run has no value for the metric (e.g. memory not sampled).
@@ -82,19 +115,7 @@ module Rackbench
         ys = metric.values(trials_b)
         return nil if xs.empty? || ys.empty?
 
-        a = Summary.of(xs)
-        b = Summary.of(ys)
-        pct = a.mean.zero? ? nil : (b.mean - a.mean) / a.mean * 100
-        test = Welch.test(xs, ys, alpha: @alpha)
-        Change.new(metric: metric, a: a, b: b, change_pct: pct, test: test, verdict: verdict(test, a, b))
-      end
-
-      def verdict(test, a, b)
-        return :untestable if test.nil?
-        return :no_variance if test.no_variance?
-        return :same unless test.significant?
-
-        b.mean > a.mean ? :higher : :lower
+        Change.new(metric: metric, a: Summary.of(xs), b: Summary.of(ys))
       end
     end
   end

@@ -54,9 +54,11 @@ module Rackbench
         new(margin: margin).tap { |d| d.add_run(Cells.new(trials)) }.held
       end
 
-      # rows: Stats::Compare's rows (cells met in both runs); unpaired.
-      def self.for_comparison(rows, margin: Decision::DEFAULT_MARGIN)
-        new(margin: margin).tap { |d| d.add_rows(rows) }.held
+      # rows: Stats::Compare's rows (cells met in both runs, each with its
+      # trials_a and trials_b); unpaired, A is RUN_A's cell. metrics: the
+      # keys to decide (compare --fail-if-slower decides req/s alone).
+      def self.for_comparison(rows, margin: Decision::DEFAULT_MARGIN, metrics: METRICS)
+        new(margin: margin).tap { |d| d.add_rows(rows, metrics) }.held
       end
 
       def initialize(margin:)
@@ -91,14 +93,20 @@ module Rackbench
         end
       end
 
-      def add_rows(rows)
+      def add_rows(rows, metrics = METRICS)
         rows.each do |row|
-          METRICS.each do |key|
-            change = row.changes.find { |ch| ch.metric.key == key } or next
+          metrics.each do |key|
             xs = Metrics[key].values(row.trials_a)
             ys = Metrics[key].values(row.trials_b)
-            add(row.endpoint, row.concurrency, row.loop, row.setup, row.setup_b, key, Decision.of(xs, ys, paired: false, margin: @margin)) if change
+            add(row.endpoint, row.concurrency, row.loop, row.setup, row.setup_b, key, Decision.of(xs, ys, paired: false, margin: @margin))
           end
+        end
+      end
+
+      # The entry of one row's metric (nil: it could not be decided).
+      def for_row(row, metric)
+        @entries.find do |e|
+          e.endpoint == row.endpoint && e.level.eql?(row.concurrency) && e.a == row.setup && e.b == row.setup_b && e.metric == metric
         end
       end
 

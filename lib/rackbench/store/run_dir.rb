@@ -21,6 +21,8 @@ module Rackbench
     #   capacity.jsonl   capacity searches: one line per measured level, and the knee
     #   warnings.jsonl   every warning the run gave (Report::WarningLog), with its time
     #   warmups.jsonl    --warmup steady: one line per warm-up window (Runner::SteadyWarmup)
+    #   calibration.jsonl the CPU-speed calibrations (Rackbench::Calibration): one line at the start
+    #                    and one at the end of each command that measured here (a resume adds two)
     #   logs/            server and load-generator output
     #   processes.jsonl  the process groups the writer started and stopped (ProcessControl::Journal)
     #   .rackbench.lock  the writer lock (Store::Lock): one run, resume, capacity or tune at a time
@@ -38,7 +40,8 @@ module Rackbench
         "queues.jsonl" => ["queue reading", %w[key t]],
         "capacity.jsonl" => ["capacity", %w[setup endpoint]],
         "warnings.jsonl" => ["warning", %w[text]],
-        "warmups.jsonl" => ["warm-up window", %w[setup endpoint window]]
+        "warmups.jsonl" => ["warm-up window", %w[setup endpoint window]],
+        "calibration.jsonl" => ["calibration", %w[phase]]
       }.freeze
 
       attr_reader :path, :notices
@@ -190,6 +193,16 @@ module Rackbench
 
       def warmups
         read_lines("warmups.jsonl")
+      end
+
+      # A CPU-speed calibration (Rackbench::Calibration), with its phase.
+      def append_calibration(record)
+        append("calibration.jsonl", record)
+      end
+
+      # The calibrations in the order taken ([] for a run made before them).
+      def calibration
+        read_lines("calibration.jsonl")
       end
 
       def append_warning(record)

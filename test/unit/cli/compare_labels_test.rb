@@ -46,10 +46,10 @@ class CompareLabelsTest < Minitest::Test
     # Followed to the letter: the arguments pasted after the two runs.
     status, out, err = run_cli("compare", a, b, *Shellwords.split(err[/add (--pair .*)$/, 1]))
     assert_equal 0, status, err
-    assert_match(%r{^puma x2:5 on yjit → puma x2:5\s+8\s+req/s\s+200 ±2% n=3\s+100 ±2% n=3\s+-50\.0%\s+<0\.001\s+slower$}, out)
-    assert_match(%r{^unicorn x2 on yjit → unicorn x2 on mri\s+8\s+req/s\s+150 ±1% n=3\s+150 ±1% n=3\s+\+0\.0%\s+1\.000\s+same within noise$},
+    assert_match(%r{^puma x2:5 on yjit → puma x2:5\s+8\s+req/s\s+200 ±2% n=3\s+100 ±2% n=3\s+-50\.0%\s+slower: B/A 0\.5x \(95% CI 0\.48x-0\.521x\)$}, out)
+    assert_match(%r{^unicorn x2 on yjit → unicorn x2 on mri\s+8\s+req/s\s+150 ±1% n=3\s+150 ±1% n=3\s+-0\.0%\s+equivalent within \+-5% \(95% CI -2\.7% to \+2\.8%\)$},
                  out)
-    assert_includes out, "req/s in 2 cell(s) compared: 1 slower, 1 same within noise."
+    assert_includes out, "req/s in 2 cell(s) compared: 1 slower, 1 equivalent."
   end
 
   # Labels that parse to different configurations are not proposed, even
@@ -71,10 +71,10 @@ class CompareLabelsTest < Minitest::Test
     status, out, err = run_cli("compare", a, b, "--pair", "puma x2:5=puma  x2:5 on yjit", "--fail-if-slower", "5")
     assert_equal 1, status
     assert_includes out, "Pairing RUN_B's setup \"puma x2:5 on yjit\" with RUN_A's \"puma x2:5\".\n"
-    assert_match(%r{^puma x2:5 → puma x2:5 on yjit\s+8\s+req/s\s+200 ±2% n=3\s+80.0 ±2% n=3\s+-60\.0%\s+<0\.001\s+slower$}, out)
+    assert_match(%r{^puma x2:5 → puma x2:5 on yjit\s+8\s+req/s\s+200 ±2% n=3\s+80.0 ±2% n=3\s+-60\.0%\s+slower: B/A 0\.4x \(95% CI 0\.38x-0\.421x\)$}, out)
     assert_match(%r{^thin\s+8\s+req/s\s}, out, "an unpaired row keeps its one label")
-    assert_equal "Slower: req/s is significantly lower by more than 5% in 1 cell(s): " \
-                 "/hello puma x2:5 → puma x2:5 on yjit c=8 (-60.0%) (--fail-if-slower 5)\n", err
+    assert_equal "Slower: req/s is decided lower by more than 5% in 1 cell(s): " \
+                 "/hello puma x2:5 → puma x2:5 on yjit c=8 (slower: B/A 0.4x (95% CI 0.38x-0.421x)) (--fail-if-slower 5)\n", err
   end
 
   def test_the_automatic_pair_of_one_setup_each_names_both
@@ -82,7 +82,7 @@ class CompareLabelsTest < Minitest::Test
     b = run_with("b", [["puma x2:5 on yjit", [101, 99, 100]]])
     status, out, err = run_cli("compare", a, b)
     assert_equal 0, status, err
-    assert_match(%r{^puma x2:5 → puma x2:5 on yjit\s+8\s+req/s\s+100 ±2% n=3\s+100 ±1% n=3\s+\+0\.0%\s+1\.000\s+same within noise$}, out)
+    assert_match(%r{^puma x2:5 → puma x2:5 on yjit\s+8\s+req/s\s+100 ±2% n=3\s+100 ±1% n=3\s+\+0\.0%\s+equivalent within \+-5% \(95% CI -4\.1% to \+4\.3%\)$}, out)
   end
 
   # Some cells meet, others are in one run only under runtime-only labels:

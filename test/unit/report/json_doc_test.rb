@@ -15,7 +15,8 @@ class ReportJsonDocTest < Minitest::Test
   def test_schema_sections_and_cell_summaries
     d = doc
     assert_equal "rackbench.report/1", d["schema"]
-    assert_equal %w[schema generated_by run_dir meta method setups cells decisions trials], d.keys
+    assert_equal %w[schema generated_by run_dir meta method setups cells decisions calibration trials], d.keys
+    assert_equal [], d["calibration"], "a run without calibration.jsonl"
     assert_equal "bench-host", d.dig("meta", "hostname")
     assert_equal 24, d["trials"].size
     assert_equal 3, d["setups"].size

@@ -49,11 +49,17 @@ module Rackbench
         "master_pid" => 100, "worker_pids" => [101, 102] }
     end
 
-    def write(dir, trials:, setups: [], meta: META)
+    # calibration: iterations per CPU-second of the CPU-speed calibrations,
+    # { "start" => 450.0, "end" => 440.0 } (nil: a run made before them).
+    def write(dir, trials:, setups: [], meta: META, calibration: nil)
       FileUtils.mkdir_p(File.join(dir, "logs"))
       File.write(File.join(dir, "meta.json"), JSON.pretty_generate(meta.merge("run_dir" => dir)))
       File.write(File.join(dir, "trials.jsonl"), trials.map { |t| JSON.generate(t) + "\n" }.join)
       File.write(File.join(dir, "setups.jsonl"), setups.map { |s| JSON.generate(s) + "\n" }.join)
+      if calibration
+        lines = calibration.map { |phase, speed| { "phase" => phase, "at" => META["started_at"], "iterations_per_cpu_s" => speed } }
+        File.write(File.join(dir, "calibration.jsonl"), lines.map { |l| JSON.generate(l) + "\n" }.join)
+      end
       dir
     end
 

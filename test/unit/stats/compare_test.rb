@@ -8,54 +8,87 @@ class StatsCompareTest < Minitest::Test
   F = Rackbench::RunFixture
   CELL = { setup: "puma x2:3", endpoint: "/hello", concurrency: 8 }.freeze
 
-  def compare(a, b)
-    Rackbench::Stats::Compare.new(a, b)
+  def compare(a, b, **opts)
+    Rackbench::Stats::Compare.new(a, b, **opts)
   end
 
   def rps_change(cmp)
-    cmp.rows.first.changes.find { |c| c.metric.key == "rps" }
+    cmp.rows.first.change("rps")
   end
 
-  def test_equal_distributions_are_the_same_within_noise
+  def test_equal_distributions_are_equivalent_only_inside_the_margin
     cmp = compare(F.repetitions([98, 100, 102], **CELL), F.repetitions([101, 99, 100], **CELL))
     ch = rps_change(cmp)
-    assert_equal :same, ch.verdict
-    assert_in_delta 0.0, ch.change_pct, 1e-9
-    assert_operator ch.test.p, :>, 0.05
-    assert_empty cmp.slower_than(0)
+    assert_equal "equivalent", ch.outcome
+    assert_equal Rackbench::Stats::Decision::UNPAIRED, ch.decision.method
+    assert_in_delta 0.0, ch.change_pct, 0.02
+    assert_operator ch.decision.ci_low, :>, 0.95
+    assert_operator ch.decision.ci_high, :<, 1.05
+
+    wide = compare(F.repetitions([900, 1000, 1100], **CELL), F.repetitions([1100, 900, 1000], **CELL))
+    assert_equal "undecided", rps_change(wide).outcome, "the same figures, spread wider than the margin"
+    assert_equal "equivalent", rps_change(compare(F.repetitions([900, 1000, 1100], **CELL), F.repetitions([1100, 900, 1000], **CELL),
+                                                  margin: 0.3)).outcome
   end
 
-  def test_a_clear_difference_is_flagged_with_its_size
+  def test_a_clear_difference_is_decided_with_its_size
     cmp = compare(F.repetitions([78, 80, 82], **CELL), F.repetitions([197, 200, 203], **CELL))
     ch = rps_change(cmp)
-    assert_equal :higher, ch.verdict
-    assert ch.better?
-    assert_in_delta 150.0, ch.change_pct, 1e-9
-    assert_operator ch.test.p, :<, 0.001
+    assert_equal "faster", ch.outcome
+    assert_in_delta 150.0, ch.change_pct, 0.1, "B/A from the geometric means"
+    assert_operator ch.decision.ci_low, :>, 2.3
 
     back = compare(F.repetitions([197, 200, 203], **CELL), F.repetitions([78, 80, 82], **CELL))
-    assert_equal :lower, rps_change(back).verdict
-    assert_equal 1, back.slower_than(50).size
-    assert_empty back.slower_than(70), "a 60% drop is not more than 70%"
+    assert_equal "slower", rps_change(back).outcome
+    assert_equal 1, back.gate(0.5)[:slower].size
+    assert_empty back.gate(0.7).values.flatten, "a 60% drop is decided not beyond 70%"
   end
 
-  def test_one_repetition_cannot_be_tested
+  # The gate: undecided cells that could be slower than its margin, and
+  # cells with no decision, are named; those that cannot be slower are not.
+  def test_the_gate_sorts_cells_by_what_is_known
+    a = F.repetitions([900, 1100, 1000], **CELL) + F.repetitions([100, 101, 99], **CELL, concurrency: 16) +
+        F.repetitions([50], **CELL, concurrency: 32)
+    b = F.repetitions([1040, 850, 970], **CELL) + F.repetitions([103, 104, 102], **CELL, concurrency: 16) +
+        F.repetitions([50, 51], **CELL, concurrency: 32)
+    found = compare(a, b).gate(0.05)
+    assert_empty found[:slower]
+    assert_equal [8], found[:undecided].map { |row, _| row.concurrency }
+    assert_equal [32], found[:untested].map(&:concurrency)
+  end
+
+  def test_one_repetition_cannot_be_decided
     cmp = compare(F.repetitions([80], **CELL), F.repetitions([200, 201], **CELL))
-    assert_equal :untestable, rps_change(cmp).verdict
-    assert_empty cmp.slower_than(0)
+    ch = rps_change(cmp)
+    assert ch.too_few?
+    assert_nil ch.entry
+    assert_equal "cannot decide", ch.outcome
+    assert_equal 1, cmp.gate(0.05)[:untested].size
   end
 
-  def test_p99_and_memory_are_compared_when_present
+  def test_p99_and_memory_are_decided_when_present
     mem_a = { "pss_total_mb" => 100.0 }
     mem_b = { "pss_total_mb" => 100.5 }
     a = F.repetitions([100, 101, 99], p99s: [10, 11, 10.5], memory: mem_a, **CELL)
     b = F.repetitions([100, 101, 99], p99s: [30, 31, 30.5], memory: mem_b, **CELL)
-    changes = compare(a, b).rows.first.changes
+    cmp = compare(a, b)
+    changes = cmp.rows.first.changes
     assert_equal %w[rps latency_ms.p99 memory.pss_total_mb], changes.map { |c| c.metric.key }
-    p99 = changes[1]
-    assert_equal :higher, p99.verdict
-    refute p99.better?, "a higher p99 is worse"
+    assert_equal %w[equivalent slower equivalent], changes.map(&:outcome), "a p99 three times higher is slower"
+    assert_equal 3, cmp.decisions.entries.size, "one family"
     assert_equal %w[rps latency_ms.p99], compare(a, F.repetitions([100, 101], **CELL)).rows.first.changes.map { |c| c.metric.key }
+  end
+
+  # Holm over the whole comparison: a decision that stands alone may not
+  # stand among many.
+  def test_holm_holds_the_family
+    cells = (1..12).map { |c| CELL.merge(concurrency: c) }
+    a = cells.flat_map { |cell| F.repetitions([100, 103, 97, 100], **cell) }
+    b = cells.flat_map { |cell| F.repetitions([108, 112, 104, 108], **cell) }
+    alone = compare(F.repetitions([100, 103, 97, 100], **CELL), F.repetitions([108, 112, 104, 108], **CELL), margin: 0.01)
+    many = compare(a, b, margin: 0.01)
+    assert_equal "faster", rps_change(alone).outcome
+    assert(many.rows.all? { |r| r.change("rps").outcome == "undecided" && r.change("rps").decision.held_by })
   end
 
   def test_cells_in_one_run_only_are_listed

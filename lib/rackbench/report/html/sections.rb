@@ -3,7 +3,7 @@
 require_relative "escape"
 require_relative "cell_table"
 require_relative "../number_format"
-require_relative "../../stats/welch"
+require_relative "../../stats/decision"
 require_relative "../../search/slo"
 
 module Rackbench
@@ -54,7 +54,7 @@ module Rackbench
           loops = @data.loops.map { |l| l == "closed" ? "closed loop (latency measured from each request's send; hides coordinated omission)" : "#{l} loop" }
           rows = [["Load loop", loops.join("; ")], ["Repetitions per cell", min == max ? min : "#{min}–#{max}"],
                   ["Point shown", "median of the repetitions"], ["Interval", @data.ci_method],
-                  ["Comparisons (rackbench compare)", Stats::Welch::METHOD],
+                  ["Comparisons (rackbench compare)", "#{Stats::Decision::UNPAIRED}: faster/slower, equivalent within the margin, or undecided; Holm"],
                   ["Duration / warm-up per trial", [plan["duration_s"], plan["warmup_s"]].map { |v| seconds_or_word(v) }.join(" / ")],
                   ["Load engine", [@data.meta.dig("engine", "name"), @data.meta.dig("engine", "version")].compact.join(" ")]]
           definition_list(rows)
