@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "plan/config"
+require_relative "plan/request_path"
 
 module Rackbench
   # What to run: setups x endpoints x load levels x repetitions, expanded into
@@ -68,7 +69,7 @@ module Rackbench
     # The path a request to this endpoint goes to (a scenario's first path;
     # the load generator picks the others per request).
     def path_of(endpoint)
-      scenario && endpoint == scenario.label ? scenario.paths.first : endpoint
+      RequestPath.encode(scenario && endpoint == scenario.label ? scenario.paths.first : endpoint)
     end
 
     def levels

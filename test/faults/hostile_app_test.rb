@@ -50,4 +50,20 @@ class FaultHostileAppTest < Minitest::Test
     assert_operator Rackbench::Clock.now - started, :<, 20, "no 60 s wait for an answer that came"
     assert_empty @rb.survivors
   end
+
+  # Endpoints with characters a URI cannot hold as written are sent
+  # percent-encoded (they crashed with exit 70 after the boot); the labels
+  # keep what the user wrote.
+  def test_endpoints_with_odd_characters_are_measured
+    out = File.join(tmpdir, "run")
+    odd = ["/a;b", "/x$(id)", "/t`q`", "/q?a={1}", "/caf\u00e9"]
+    start_rackbench("run", "--app", APP, "-s", "puma x1:2", *odd.flat_map { |e| ["-e", e] }, "-c", "1", "-d", "0.5",
+                    "--warmup", "0", "-o", out)
+    @rb.wait(timeout: 120)
+    assert_equal 0, @rb.exit_code, @rb.stderr
+    trials = read_trials(out)
+    assert_equal odd.sort, trials.map { |t| t["endpoint"] }.sort
+    trials.each { |t| assert_operator t["requests"], :>, 0, t["endpoint"] }
+    assert_empty @rb.survivors
+  end
 end

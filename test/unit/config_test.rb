@@ -117,4 +117,12 @@ class ConfigTest < Minitest::Test
     assert_in_delta 15.0, build({ duration: "1.5e1" })[:duration]
     assert_in_delta 0.5, build({ timeout: ".5" })[:timeout]
   end
+
+  def test_an_endpoint_with_white_space_names_the_character_and_its_encoding
+    error = assert_raises(Rackbench::UsageError) { build({ endpoints: ["/he llo"] }) }
+    assert_equal 'endpoint "/he llo" holds " " at position 4: write it percent-encoded (%20), e.g. --endpoint /he%20llo', error.message
+    error = assert_raises(Rackbench::UsageError) { build({ endpoints: ["/a\nb"] }) }
+    assert_match(/holds "\\n" at position 3: write it percent-encoded \(%0A\)/, error.message)
+    assert_equal ["/q?a={1}"], build({ app: "/srv/app", endpoints: ["/q?a={1}"] })[:endpoints], "kept as written; sent encoded"
+  end
 end

@@ -271,7 +271,12 @@ module Rackbench
 
     def endpoint(value)
       path = value.to_s.strip
-      return path if path.start_with?("/") && !path.match?(/\s/)
+      bad = path.index(/[[:space:][:cntrl:]]/)
+      if bad
+        raise UsageError, "endpoint #{value.inspect} holds #{path[bad].inspect} at position #{bad + 1}: write it " \
+                          "percent-encoded (#{format('%%%02X', path[bad].ord)}), e.g. --endpoint #{path.gsub(/[[:space:][:cntrl:]]/) { |c| format('%%%02X', c.ord) }}"
+      end
+      return path if path.start_with?("/")
 
       raise UsageError, "endpoint #{value.inspect} must be a path starting with /, e.g. --endpoint /hello"
     end

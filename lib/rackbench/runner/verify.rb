@@ -3,6 +3,7 @@
 require "json"
 require_relative "../error"
 require_relative "../process/http_probe"
+require_relative "../plan/request_path"
 
 module Rackbench
   class Runner
@@ -63,7 +64,7 @@ module Rackbench
       def call(endpoint)
         res = nil
         ATTEMPTS.times do
-          res = ProcessControl::HttpProbe.get(@host, @port, endpoint, timeout: @timeout)
+          res = ProcessControl::HttpProbe.get(@host, @port, RequestPath.encode(endpoint), timeout: @timeout)
           raise failed(endpoint, "no response within #{@timeout} s") unless res
           raise failed(endpoint, "the answer is not HTTP: it began #{res.invalid}") if res.invalid
           raise failed(endpoint, "status #{res.status}, but the body did not end: #{res.incomplete}", res.status) if res.incomplete
