@@ -273,8 +273,9 @@ module Rackbench
       path = value.to_s.strip
       bad = path.index(/[[:space:][:cntrl:]]/)
       if bad
+        encoded = path.gsub(/[[:space:][:cntrl:]]/) { |c| format("%%%02X", c.ord) }
         raise UsageError, "endpoint #{value.inspect} holds #{path[bad].inspect} at position #{bad + 1}: write it " \
-                          "percent-encoded (#{format('%%%02X', path[bad].ord)}), e.g. --endpoint #{path.gsub(/[[:space:][:cntrl:]]/) { |c| format('%%%02X', c.ord) }}"
+                          "percent-encoded (#{format('%%%02X', path[bad].ord)}), e.g. --endpoint #{encoded}"
       end
       return path if path.start_with?("/")
 
