@@ -16,7 +16,8 @@ module Rackbench
     # line of its own and is not lost with it. A failed write (a full disk)
     # truncates the file back to its size before it, so no half line stays.
     #
-    # Reading: each line must be a JSON object with the kind's required keys.
+    # Reading: each line must be a JSON object with the kind's required keys,
+    # and each known key's value of its type (types:).
     # Any other line (not JSON, or `[]`, `42`, `{"key":1}`) is an Error naming
     # the file and the line number. Only a last line with no newline, the one
     # a crash can leave half-written, is left out, with a notice.
@@ -27,10 +28,12 @@ module Rackbench
 
       # kind: what a line holds, named in errors ("trial"); required: keys
       # every record has.
-      def initialize(file, kind:, required: [])
+      # types: {key => class} a present, non-nil value must be.
+      def initialize(file, kind:, required: [], types: {})
         @file = file
         @kind = kind
         @required = required
+        @types = types
       end
 
       def read(&notice)
@@ -59,9 +62,14 @@ module Rackbench
 
       def record(line, number)
         value = JSON.parse(line.force_encoding(Encoding::UTF_8))
-        return value if value.is_a?(Hash) && @required.all? { |k| value.key?(k) && !value[k].nil? }
+        unless value.is_a?(Hash) && @required.all? { |k| value.key?(k) && !value[k].nil? }
+          invalid(number, "is not a #{@kind} record (#{line[0, 60]})")
+        end
+        wrong = @types.find { |k, type| !value[k].nil? && !value[k].is_a?(type) }
+        return value unless wrong
 
-        invalid(number, "is not a #{@kind} record (#{line[0, 60]})")
+        invalid(number, "is not a #{@kind} record: #{wrong[0]} is #{value[wrong[0]].inspect[0, 40]}, not a " \
+                        "#{wrong[1] == Numeric ? 'number' : wrong[1].name.downcase}")
       rescue JSON::ParserError, EncodingError
         invalid(number, "is not JSON (#{line[0, 60].inspect})")
       end

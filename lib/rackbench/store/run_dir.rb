@@ -34,7 +34,7 @@ module Rackbench
     class RunDir
       # file => [what a line holds, keys every line has]
       FILES = {
-        "trials.jsonl" => ["trial", %w[setup endpoint]],
+        "trials.jsonl" => ["trial", %w[setup endpoint rps]],
         "setups.jsonl" => ["setup", %w[setup status]],
         "samples.jsonl" => ["sample", %w[key t]],
         "queues.jsonl" => ["queue reading", %w[key t]],
@@ -42,6 +42,17 @@ module Rackbench
         "warnings.jsonl" => ["warning", %w[text]],
         "warmups.jsonl" => ["warm-up window", %w[setup endpoint window]],
         "calibration.jsonl" => ["calibration", %w[phase]]
+      }.freeze
+
+      # file => {key => the type its value must have when present}: a line of
+      # the right shape with a wrong type ("setup": 42, a string rps) is an
+      # Error naming file and line, not a crash in a report.
+      TYPES = {
+        "trials.jsonl" => { "setup" => String, "endpoint" => String, "key" => String, "server" => String, "loop" => String,
+                            "repetition" => Integer, "concurrency" => Integer, "requests" => Integer,
+                            "error_total" => Integer, "rps" => Numeric, "goodput_rps" => Numeric, "duration_s" => Numeric,
+                            "rate" => Numeric, "latency_ms" => Hash, "errors" => Hash, "memory" => Hash, "cpu" => Hash },
+        "setups.jsonl" => { "setup" => String, "status" => String, "repetition" => Integer }
       }.freeze
 
       attr_reader :path, :notices
@@ -252,7 +263,7 @@ module Rackbench
 
       def lines(name)
         kind, required = FILES.fetch(name, [name.delete_suffix(".jsonl"), []])
-        JsonLines.new(File.join(@path, name), kind: kind, required: required)
+        JsonLines.new(File.join(@path, name), kind: kind, required: required, types: TYPES.fetch(name, {}))
       end
     end
   end

@@ -108,4 +108,19 @@ class RunDirTest < Minitest::Test
     e = assert_raises(Rackbench::Error) { Rackbench::Store::RunDir.open(tmpdir) }
     assert_match(/not a rackbench run directory/, e.message)
   end
+
+  # Lines of the right shape with wrong types, or a trial without its
+  # figures, are refused when read, naming file and line (report, compare
+  # and --resume crashed on them with exit 70).
+  def test_a_trial_line_with_a_wrong_type_or_no_figures_is_an_error
+    { %({"key":"k","setup":42,"endpoint":"/x","rps":1.0}) => /line 1 is not a trial record: setup is 42, not a string/,
+      %({"key":"k","setup":"a","endpoint":"/x","rps":"fast"}) => /line 1 is not a trial record: rps is "fast", not a number/,
+      %({"setup":"a","endpoint":"/x"}) => /line 1 is not a trial record \(\{"setup":"a","endpoint":"\/x"\}\)/,
+      %({"key":"k","setup":"a","endpoint":"/x","rps":1.0,"latency_ms":[1]}) => /latency_ms is \[1\], not a hash/ }.each do |line, message|
+      File.write(trials_file, "#{line}\n")
+      error = assert_raises(Rackbench::Error, line) { Rackbench::Store::RunDir.open(store.path).trials }
+      assert_match message, error.message
+      assert_match(/trials.jsonl line 1 .*; fix or delete that line\z/, error.message)
+    end
+  end
 end
