@@ -2,46 +2,24 @@
 
 require "test_helper"
 require "json"
-require "bundler"
-require "fileutils"
 require "rackbench/workload/app"
+require_relative "../support/rails_copy"
 
 # The missing-server hint, followed to the letter on a copy of the built-in
 # Rails workload whose Gemfile lacks some servers (and json, as a Rails app's
 # usually does): the app still answers 200 under every server of its bundle.
 # Passenger is not a gem of the app's bundle (Debian's package runs it).
 class RailsHintTest < Minitest::Test
-  APPS = Rackbench::Workload::APPS_DIR
-  INSTALLED = File.join(APPS, "rails", "vendor", "bundle") # bin/setup's install of the workload's gems
+  include Rackbench::RailsCopy
+
   REMOVED = %w[unicorn falcon json].freeze
   SERVERS = ["puma x1:1", "unicorn x1", "falcon x1", "pitchfork x1", "thin"].freeze
 
-  # The copy runs offline on the gems bin/setup installed: no vendor/bundle
-  # of its own, its Bundler path pointed at the workload's (nothing is
-  # installed there: every gem it resolves to is already in it).
-  def rails_copy
-    root = tmpdir
-    app = File.join(root, "rails")
-    FileUtils.mkdir_p(app)
-    Dir.children(File.join(APPS, "rails")).reject { |f| %w[vendor .bundle].include?(f) }
-       .each { |f| FileUtils.cp_r(File.join(APPS, "rails", f), app) }
-    FileUtils.cp_r(File.join(APPS, "arena"), root) # config/application.rb loads ../../arena's files
-    bundle(app, "config", "set", "--local", "path", INSTALLED)
-    app
-  end
-
-  def bundle(dir, *args)
-    Bundler.with_unbundled_env do
-      assert system("bundle", *args, chdir: dir, out: File::NULL, err: File::NULL), "bundle #{args.join(' ')} failed in #{dir}"
-    end
-  end
-
   def test_following_the_hint_keeps_every_page_at_200_under_every_server
     require_tool!("wrk")
-    skip "the Rails workload's bundle is not installed (bin/setup)" unless File.directory?(INSTALLED)
     app = rails_copy
     gemfile = File.join(app, "Gemfile")
-    File.write(gemfile, File.readlines(gemfile).reject { |l| l.match?(/\Agem "(#{REMOVED.join('|')})"/) }.join)
+    drop_gems(app, REMOVED)
     bundle(app, "install", "--local")
     locked = Rackbench::Workload::App.resolve(app)
     REMOVED.each { |gem| assert_nil locked.locked_version(gem), "#{gem} left the lock" }

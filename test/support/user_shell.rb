@@ -13,7 +13,8 @@ module Rackbench
   # process in its own process group, from a working directory of the
   # test's choosing (a fresh temporary one, so relative paths are relative to
   # it), with the user's environment (rackbench's Gemfile named, nothing of
-  # the test's own bundle leaking in). stdout and stderr are read as a user
+  # the test's own bundle leaking in), plus what the user exported in that
+  # shell (env:, e.g. SECRET_KEY_BASE). stdout and stderr are read as a user
   # reads them, whole.
   class UserShell
     ROOT = File.expand_path("../..", __dir__)
@@ -24,12 +25,13 @@ module Rackbench
 
     attr_reader :cwd
 
-    def initialize(cwd)
+    def initialize(cwd, env: {})
       @cwd = cwd
+      @exported = env
     end
 
     def env
-      ENV.keys.grep(LEAKY).to_h { |k| [k, nil] }.merge("BUNDLE_GEMFILE" => File.join(ROOT, "Gemfile"))
+      ENV.keys.grep(LEAKY).to_h { |k| [k, nil] }.merge("BUNDLE_GEMFILE" => File.join(ROOT, "Gemfile")).merge(@exported)
     end
 
     def argv(args)
