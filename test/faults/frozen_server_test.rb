@@ -23,4 +23,26 @@ class FaultFrozenServerTest < Minitest::Test
   ensure
     Process.kill("CONT", puma.pid) if puma && Rackbench::Sampling::ProcessTree.alive?(puma)
   end
+
+  # rackbench itself stopped during a trial (SIGSTOP, a debugger): its
+  # sampler missed most ticks, and the trial says so instead of passing a
+  # few samples off as the trial's CPU and memory.
+  def test_rackbench_stopped_during_a_trial_is_flagged_on_the_trial
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "-s", "puma x1:2", "-e", "/pause/0.05", "-c", "2", "-d", "3", "--warmup", "0", "-o", out)
+    @rb.wait_until { @rb.descendants.any? { |e| e.comm == "wrk" && Rackbench::Sampling::ProcessTree.alive?(e) } }
+    sleep 0.3
+    @rb.signal("STOP")
+    sleep 1.6
+    @rb.signal("CONT")
+    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 1)
+    trial = read_trials(out).first
+    missed = trial.dig("sampler", "missed_ticks")
+    assert_operator missed.fdiv(missed + trial.dig("sampler", "samples")), :>, 0.2, trial["sampler"].inspect
+    assert(trial["warnings"].any? { |w| w.match?(/sampler missed #{missed} of \d+ ticks .*rackbench itself was stopped/) },
+           trial["warnings"].inspect)
+    assert_match(/rackbench itself was stopped/, File.read(File.join(out, "warnings.jsonl")))
+  ensure
+    @rb&.signal("CONT") unless @rb&.exited?
+  end
 end

@@ -190,7 +190,7 @@ module Rackbench
 
       def warnings(record)
         cell = "#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}"
-        [client_warning(record, cell), stopped_warning(record, cell), growth_warning(record, cell),
+        [client_warning(record, cell), stopped_warning(record, cell), growth_warning(record, cell), starved_warning(record, cell),
          @sizing&.note&.then { |n| "#{cell}: #{n}" }].compact
       end
 
@@ -209,6 +209,22 @@ module Rackbench
 
         "#{cell}: server process(es) #{pids.join(', ')} were stopped (SIGSTOP or a debugger) during the trial, so " \
           "it measured a frozen server; resume them (kill -CONT) and measure again"
+      end
+
+      # Above this share of its ticks missed, the sampler did not watch the
+      # trial: rackbench itself was stopped (SIGSTOP, a debugger) or starved
+      # of CPU, and the trial's CPU, memory and health figures rest on a few
+      # samples. A busy machine misses a few ticks; a fifth is no longer a few.
+      MISSED_TICKS_LIMIT = 0.2
+
+      def starved_warning(record, cell)
+        missed = record.dig("sampler", "missed_ticks").to_i
+        taken = record.dig("sampler", "samples").to_i
+        return if missed.zero? || missed.fdiv(missed + taken) <= MISSED_TICKS_LIMIT
+
+        "#{cell}: rackbench's process sampler missed #{missed} of #{missed + taken} ticks " \
+          "(#{(100.0 * missed / (missed + taken)).round}%): rackbench itself was stopped (SIGSTOP, a debugger) or starved " \
+          "of CPU, so the trial's CPU, memory and health figures rest on #{taken} samples; measure again"
       end
 
       def growth_warning(record, cell)
