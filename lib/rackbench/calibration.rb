@@ -30,7 +30,8 @@ module Rackbench
   # takes wall time, not CPU time; the wall-clock rate and the CPU share are
   # stored beside it.
   #
-  # Limits: about 0.35 s on one core samples one moment. It follows clock
+  # Limits: 0.3 s of work on one core (0.45-0.8 s in all with the
+  # process starts, measured here under load) samples one moment. It follows clock
   # frequency, a busy SMT sibling, cache pressure and a host that slows its
   # guests, and the interpreter's speed on a call-heavy loop; not memory
   # bandwidth, I/O or the network. Steal (the hypervisor running someone

@@ -23,7 +23,7 @@ module Rackbench
     #   what the command adds;
     # - the listeners: warnings.jsonl always (the store's notices too), the
     #   terminal's progress unless quiet;
-    # - a CPU-speed calibration (Rackbench::Calibration, about 0.4 s) before
+    # - a CPU-speed calibration (Rackbench::Calibration, about 0.5 s) before
     #   the command measures and another once it has finished, appended to
     #   calibration.jsonl (a resume adds its own two), for rackbench compare;
     # - whatever happens: every child stopped, the lock released; an error
