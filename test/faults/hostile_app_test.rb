@@ -66,4 +66,25 @@ class FaultHostileAppTest < Minitest::Test
     trials.each { |t| assert_operator t["requests"], :>, 0, t["endpoint"] }
     assert_empty @rb.survivors
   end
+
+  # A daemon the app started at boot left the server's process group; when
+  # the server stops, rackbench finds it by its boot's mark, stops it, and
+  # says so. Nothing outlives a run that exits 0.
+  def test_a_daemon_the_app_started_is_stopped_and_named
+    daemon_app = File.expand_path("../fixtures/apps/daemonizing", __dir__)
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", daemon_app, "-s", "puma x1:1", "-e", "/", "-c", "1", "-d", "0.5", "--warmup", "0", "-o", out)
+    @rb.wait(timeout: 120)
+    assert_equal 0, @rb.exit_code, @rb.stderr
+    left = Rackbench::Sampling::ProcessTree.all.select { |e| Rackbench::Sampling::ProcessTree.cmdline(e.pid).start_with?("rackbench-test-daemon") }
+    assert_empty left.map(&:pid), "the app's daemon was stopped"
+    assert_match(/puma x1:1: the app left 1 process\(es\) running after its server stopped \(started by the app, outside the server's process group: \d+ rackbench-test-daemon\); rackbench stopped them/,
+                 File.read(File.join(out, "warnings.jsonl")))
+  ensure
+    Rackbench::Sampling::ProcessTree.all.each do |e|
+      Process.kill("KILL", e.pid) if Rackbench::Sampling::ProcessTree.cmdline(e.pid).start_with?("rackbench-test-daemon")
+    rescue Errno::ESRCH
+      nil
+    end
+  end
 end

@@ -7,6 +7,7 @@ require_relative "fault_helper"
 # must find those survivors from the run directory's journal, prove they
 # are the same processes, stop them, and say so.
 class FaultKilledRunTest < Minitest::Test
+  # Whichever setup its random round order boots first is left running.
   RUN = ["-s", "puma x2:2", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "2,4", "-d", "1", "--warmup", "0"].freeze
 
   def kill_mid_run(out)
@@ -24,7 +25,7 @@ class FaultKilledRunTest < Minitest::Test
     killed = kill_mid_run(out)
     start_rackbench("run", "--resume", out)
     assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 4)
-    assert_match(/^Stopped \d+ process\(es\) a killed rackbench left running in this run: \d+ puma/, @rb.stderr)
+    assert_match(/^Stopped \d+ process\(es\) a killed rackbench left running in this run: \d+ (puma|unicorn)/, @rb.stderr)
     assert_empty killed.survivors.map { |e| "#{e.pid} #{Rackbench::Sampling::ProcessTree.cmdline(e.pid)}" }
     assert_empty killed.listening_ports
     assert_equal 4, read_trials(out).map { |t| t["key"] }.uniq.size
@@ -36,7 +37,7 @@ class FaultKilledRunTest < Minitest::Test
     killed = kill_mid_run(File.join(tmpdir, "run"))
     start_rackbench("doctor")
     @rb.wait
-    assert_match(/WARN  leftovers\s+stopped \d+ process\(es\) a killed rackbench had left running: \d+ puma/, @rb.stdout)
+    assert_match(/WARN  leftovers\s+stopped \d+ process\(es\) a killed rackbench had left running: \d+ (puma|unicorn)/, @rb.stdout)
     assert_empty killed.survivors.map(&:pid)
     start_rackbench("doctor")
     @rb.wait

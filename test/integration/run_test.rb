@@ -49,7 +49,7 @@ class RunIntegrationTest < Minitest::Test
                                 "-e", "/", "-c", "1", "-d", "1", "--warmup", "0", "-o", dir)
     assert_equal 1, status
     failed = setups(dir).select { |s| s["status"] == "failed" }
-    assert_equal ["puma x1:2", "thin"], failed.map { |s| s["setup"] }
+    assert_equal ["puma x1:2", "thin"], failed.map { |s| s["setup"] }.sort
     assert_match(/exited during boot/, failed.first["reason"])
     assert_match(/the app refuses to boot/, failed.first["log_tail"])
     assert_match(/FAILED puma x1:2/, err)
@@ -71,7 +71,8 @@ class RunIntegrationTest < Minitest::Test
   end
 end
 
-# With no setups, every installed server runs, scaled to the cores.
+# With no setups, every installed server runs, scaled to the cores: Falcon
+# and Pitchfork too.
 class DefaultSetupsIntegrationTest < Minitest::Test
   def test_every_installed_server_runs_on_the_arena_app
     require "rackbench/server"
@@ -80,7 +81,7 @@ class DefaultSetupsIntegrationTest < Minitest::Test
     status, out, err = run_cli("run", "-e", "/hello", "-c", "4", "-d", "1", "--warmup", "0", "-o", dir)
     assert_equal 0, status, err
     trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
-    assert_equal %w[passenger puma thin unicorn], trials.map { |t| t["server"] }.sort
+    assert_equal %w[falcon passenger pitchfork puma thin unicorn], trials.map { |t| t["server"] }.sort
     trials.each do |t|
       assert_operator t["requests"], :>, 0, t["setup"]
       # Puma 8 closes a keep-alive connection after 999 requests, and at
@@ -89,10 +90,10 @@ class DefaultSetupsIntegrationTest < Minitest::Test
       assert_operator t["error_total"], :<=, (t["requests"] * 0.001).ceil, "#{t['setup']}: #{t['errors']}"
       assert t["verified"], "#{t['setup']} was verified before load"
     end
-    %w[puma unicorn thin passenger].each { |s| assert_match(/^#{s}/, out) }
+    %w[puma unicorn thin passenger falcon pitchfork].each { |s| assert_match(/^#{s}/, out) }
     meta = JSON.parse(File.read(File.join(dir, "meta.json")))
     assert_equal Etc.nprocessors, meta["cores"]
-    %w[puma unicorn thin passenger].each { |s| assert_match(/\A\d+\.\d+/, meta.dig("servers", s)) }
+    %w[puma unicorn thin passenger falcon pitchfork].each { |s| assert_match(/\A\d+\.\d+/, meta.dig("servers", s)) }
     assert_match(/\A\d/, meta.dig("engine", "version"))
   end
 end

@@ -63,6 +63,24 @@ module Rackbench
         collect(roots, owners)
       end
 
+      BOOT_VAR = "RACKBENCH_BOOT"
+
+      # Live processes that carry this rackbench's mark and boot's mark
+      # (BOOT_VAR, set in one server's environment): what that server's app
+      # started and left behind, daemons that left its process group too.
+      def self.left_by(boot)
+        want = "#{BOOT_VAR}=#{boot}"
+        mine = "#{OWNER_VAR}=#{owner}"
+        Sampling::ProcessTree.all.select do |e|
+          next false if e.pid == Process.pid || Sampling::ProcessTree.zombie?(e.pid)
+
+          env = File.binread("/proc/#{e.pid}/environ").split("\0")
+          env.include?(want) && env.include?(mine)
+        rescue SystemCallError
+          false
+        end
+      end
+
       # Live processes marked by any rackbench that no longer runs.
       def self.orphans
         marks = Sampling::ProcessTree.all.filter_map { |e| (m = owner_of(e.pid)) && [e, m] }

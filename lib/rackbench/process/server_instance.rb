@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "fileutils"
+require "securerandom"
+require_relative "journal"
 require_relative "../process/child"
 require_relative "../sampling/process_tree"
 require_relative "../sampling/sockets"
@@ -24,6 +26,10 @@ module Rackbench
     # server under test). Deadlines use the monotonic clock.
     class ServerInstance
       attr_reader :setup, :adapter, :port, :dir, :child, :argv, :files
+
+      # Processes the app started that outlived the server's stop (daemons
+      # that left its process group), found by this boot's mark and stopped.
+      attr_reader :leftovers
 
       # host: the address the server listens on (--bind).
       def initialize(adapter:, setup:, app:, port:, dir:, env: {}, ready_path: "/", boot_timeout: 60,
@@ -56,7 +62,8 @@ module Rackbench
         @files = @adapter.files(@setup, port: @port, dir: @dir)
         @files.each { |path, text| write_file(path, text) }
         @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }))
-        @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env),
+        @boot = SecureRandom.hex(8)
+        @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env, Journal::BOOT_VAR => @boot),
                                                     chdir: File.dirname(@app), log_path: log_path, cpus: @cpus)
         @log_cap = LogCap.new([log_path] + @adapter.log_files(@dir)).start
         deadline = Clock.now + @boot_timeout
@@ -91,7 +98,17 @@ module Rackbench
         Thread.handle_interrupt(Interrupted => :never) do
           @child.stop(@adapter.graceful_signal, timeout: @stop_timeout, also: processes)
           @log_cap&.stop
+          stop_leftovers
         end
+      end
+
+      # Anything still carrying this boot's mark once the server is stopped
+      # was started by the app and escaped its process group (a double fork,
+      # setsid): stopped too (TERM, then KILL), and kept for the caller to say.
+      def stop_leftovers
+        left = Journal.left_by(@boot)
+        @leftovers = left.map { |e| "#{e.pid} #{Sampling::ProcessTree.cmdline(e.pid)[0, 60].strip}" }
+        Journal.stop(left, timeout: 2) unless left.empty?
       end
 
       def log_tail(lines = 15)

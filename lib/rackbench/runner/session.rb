@@ -72,6 +72,12 @@ module Rackbench
           @front&.stop
           @instance&.stop
         end
+        left = @instance&.leftovers
+        if left&.any?
+          @ctx.listener.warning("#{@setup.label}: the app left #{left.size} process(es) running after its server stopped " \
+                                "(started by the app, outside the server's process group: #{left.first(3).join('; ')}); " \
+                                "rackbench stopped them")
+        end
       end
 
       # One trial on the running server: stored, reported, returned. A search
