@@ -87,4 +87,20 @@ class FaultHostileAppTest < Minitest::Test
       nil
     end
   end
+
+  # Unicorn's worker dying on every 10th request, with close-delimited
+  # bodies: the crashes are stored as failures (an error rate near 10%), not
+  # filed with wrk's close-delimited read errors as harmless.
+  def test_a_crashing_worker_shows_its_error_rate
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", File.expand_path("../fixtures/apps/crashing", __dir__), "-s", "unicorn x2", "-e", "/",
+                    "-c", "4", "-d", "2", "--warmup", "0", "-o", out)
+    @rb.wait(timeout: 120)
+    trial = read_trials(out).first
+    refute_nil trial, @rb.stderr
+    assert_operator trial["errors"]["read"], :>, trial["requests"], trial["errors"].inspect
+    assert_operator trial["error_rate"], :>, 0.03, "crashes counted (#{trial['errors']}, #{trial['error_artifacts']})"
+    assert_operator trial["error_rate"], :<, 0.2
+    assert_empty @rb.survivors
+  end
 end

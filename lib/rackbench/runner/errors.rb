@@ -8,7 +8,11 @@ module Rackbench
     #
     # wrk counts a "read" error each time a server ends a response by closing
     # the connection (no Content-Length: Unicorn and Thin can answer so). For
-    # such an endpoint every read error is that artifact, not a failure.
+    # such an endpoint, read errors up to the number of responses are that
+    # artifact (each such response gives at most one); the read errors beyond
+    # it are connections closed with no response at all, a worker that died
+    # mid-request (Unicorn's crashing worker gave 1,945 read errors against
+    # 1,750 responses), and those are failures.
     # Unicorn and Pitchfork answer an application error with a bare
     # "HTTP/1.1 500" and no length, then close (unicorn's
     # HttpServer#handle_error): wrk counts that one request as a status error
@@ -22,8 +26,11 @@ module Rackbench
 
       module_function
 
-      def classify(errors, verification, server: nil)
-        close_delimited = verification&.close_delimited ? errors["read"].to_i : 0
+      # responses: the responses the engine read (nil: unknown, and every
+      # read error on a close-delimited endpoint is taken for the artifact).
+      def classify(errors, verification, server: nil, responses: nil)
+        reads = errors["read"].to_i
+        close_delimited = verification&.close_delimited ? [reads, responses || reads].min : 0
         after_error = CLOSES_AFTER_ERROR.include?(server) ? [errors["read"].to_i - close_delimited, errors["status"].to_i].min : 0
         server_failures = KINDS.sum { |k| errors[k].to_i } - close_delimited - after_error
         { "server_failures" => server_failures,

@@ -19,7 +19,7 @@ module Rackbench
         setup = trial.setup
         unanswered = Errors.with_unanswered(result.errors, result, trial.concurrency || result.connections.to_i, timeout_s)
         errors = unanswered.errors
-        classified = Errors.classify(errors, verification, server: setup.server)
+        classified = Errors.classify(errors, verification, server: setup.server, responses: result.responses)
         {
           "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
           "threads" => setup.threads, "endpoint" => trial.endpoint,

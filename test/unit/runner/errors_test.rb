@@ -16,6 +16,18 @@ class RunnerErrorsTest < Minitest::Test
     assert_equal 120, c["artifacts"]["read_close_delimited"]
   end
 
+  # Each close-delimited response gives at most one read error: those beyond
+  # the responses are connections closed with no answer (a worker that died).
+  def test_read_errors_beyond_the_responses_are_crashes_not_artifacts
+    crashes = ERRS.merge("read" => 1945, "timeout" => 0, "status" => 0)
+    c = Rackbench::Runner::Errors.classify(crashes, Outcome.new(close_delimited: true), server: "unicorn", responses: 1750)
+    assert_equal 1750, c["artifacts"]["read_close_delimited"]
+    assert_equal 195, c["server_failures"]
+    assert_in_delta 0.1, Rackbench::Runner::Errors.error_rate(c["server_failures"], 1750, crashes), 0.001
+    healthy = Rackbench::Runner::Errors.classify(ERRS.merge("read" => 1750), Outcome.new(close_delimited: true), responses: 1750)
+    assert_equal 5, healthy["server_failures"]
+  end
+
   def test_read_errors_with_content_length_are_failures
     c = Rackbench::Runner::Errors.classify(ERRS, Outcome.new(close_delimited: false))
     assert_equal 125, c["server_failures"]
