@@ -86,6 +86,19 @@ class FaultRunTest < Minitest::Test
                     env: { "RACKBENCH_NGINX" => "/nonexistent/nginx" })
     assert_fault_outcome(exit_code: 1, message: /Error: nginx not found \(needed by "behind nginx" setups\): run bin\/setup/)
   end
+
+  # The port nginx should listen on is held by another process: named as such.
+  def test_a_port_taken_in_front_of_nginx_is_named
+    holder = TCPServer.new("127.0.0.1", 0)
+    port = holder.addr[1]
+    start_rackbench("run", "-s", "thin behind nginx", "-e", "/hello", "-c", "1", "-d", "0.5", "--warmup", "0", "--port", port,
+                    "-o", File.join(tmpdir, "run"))
+    assert_fault_outcome(exit_code: 1, message: nil)
+    assert_match(/FAILED thin behind nginx .*nginx could not listen on 127.0.0.1:#{port}: the port is already in use by another process/,
+                 @rb.stdout)
+  ensure
+    holder&.close
+  end
 end
 
 # Bad input never starts anything: one line with the accepted values.

@@ -118,11 +118,24 @@ module Rackbench
         def wait_ready(deadline)
           until ProcessControl::HttpProbe.get(@host, @port, "/health", on_silence: :silent) &&
                 Sampling::Sockets.ports_of(processes.map(&:pid)).include?(@port)
-            raise failed("exited at start (#{@child.exit_summary})") unless @child.alive?
+            raise failed(exit_reason) unless @child.alive?
             raise failed("did not answer on port #{@port}") if Clock.now > deadline
 
             sleep 0.05
           end
+        end
+
+        # nginx's own words for why it stopped: a port another process holds
+        # is named as such ("bind() ... failed (98: Address already in use)").
+        def exit_reason
+          log = ErrorLine.tail(File.join(@dir, "error.log"), 20) + "\n" + ErrorLine.tail(File.join(@dir, "nginx.log"), 20)
+          if log.match?(/Address already in use/)
+            return "could not listen on #{@host}:#{@port}: the port is already in use by another process; " \
+                   "stop that process or choose another --port"
+          end
+
+          line = ErrorLine.first(log)
+          "exited at start (#{@child.exit_summary})#{line ? ": #{line}" : ''}"
         end
 
         def failed(what)
