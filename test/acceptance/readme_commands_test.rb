@@ -39,12 +39,13 @@ class ReadmeCommandsTest < Minitest::Test
     assert_equal ["bin/setup && bundle exec exe/rackbench run", "bin/setup && bundle exec rake test"], block
   end
 
-  # README line 1: the default benchmark, every installed server, no --out.
+  # README line 1: the default benchmark, every installed server (Falcon and
+  # Pitchfork too), no --out.
   def test_the_default_run_measures_every_installed_server
     servers = @shell.run("servers")
     assert_equal 0, servers.status, servers.stderr
-    installed = %w[puma unicorn thin passenger].select { |k| servers.stdout.match?(/^#{k}\s+\d/) }
-    assert_includes installed, "puma", servers.stdout
+    installed = %w[puma unicorn thin passenger falcon pitchfork].select { |k| servers.stdout.match?(/^#{k}\s+\d/) }
+    %w[puma falcon pitchfork].each { |k| assert_includes installed, k, servers.stdout } # bin/setup installs the gems
 
     res = @shell.run("run")
     assert_equal 0, res.status, res.stderr

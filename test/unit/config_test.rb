@@ -11,8 +11,9 @@ class ConfigTest < Minitest::Test
   def test_defaults_are_frozen_and_valid
     cfg = build
     assert cfg.frozen?
-    assert_equal [1, 8, 32], cfg[:concurrency]
+    assert_equal [1, 16], cfg[:concurrency]
     assert_in_delta 2.0, cfg[:duration]
+    assert_in_delta 0.5, cfg[:cooldown]
   end
 
   def test_command_line_overrides_plan_file
@@ -81,7 +82,8 @@ class ConfigTest < Minitest::Test
   end
 
   def test_default_setups_scale_to_cores
-    assert_equal ["puma x4:5", "unicorn x4", "thin", "passenger x4"], Rackbench::Config.default_setups(4)
+    assert_equal ["puma x4:5", "unicorn x4", "thin", "passenger x4", "falcon x4", "pitchfork x4"], Rackbench::Config.default_setups(4)
+    assert_equal %w[puma unicorn thin passenger falcon pitchfork], Rackbench::Config.default_servers(4), "no server is opt-in"
     assert_equal ["puma x2:5", "thin"], Rackbench::Config.default_setups(2, installed: %w[puma thin])
   end
 

@@ -30,10 +30,17 @@ class PlanTest < Minitest::Test
     refute_equal rounds.values, plan(setups: labels, repeat: 12, seed: 8).schedule.group_by(&:first).values.map { |ps| ps.map { |_, s| s.label } }
   end
 
+  # The quick plan: 4 endpoints x 2 levels per server, Falcon and Pitchfork
+  # among the servers (6 x 8 = 48 trials when all are installed).
   def test_quick_plan_defaults
     p = plan
     assert_equal Rackbench::Config::QUICK_ENDPOINTS, p.endpoints
     assert_equal Rackbench::Config.default_setups.size, p.setups.size
+    assert_equal [1, 16], p.levels
+    setups = Rackbench::Config.default_setups(2)
+    assert_equal 48, plan(setups: setups).trials.size
+    assert_includes setups, "falcon x2"
+    assert_includes setups, "pitchfork x2"
   end
 
   def test_the_users_app_and_a_url_default_to_the_root

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "etc"
 require "shellwords"
 require_relative "command"
 require_relative "../redact"
@@ -28,6 +29,20 @@ module Rackbench
   module CLI
     # rackbench run [PLAN.rb] [options]
     class RunCommand < Command
+      # The quick plan as --help states it, from Config's defaults and each
+      # server's default setup (Server::Base.default_label), so it cannot drift.
+      def self.banner(cores = Etc.nprocessors)
+        d = Config::DEFAULTS
+        levels = d[:concurrency]
+        "Usage: rackbench run [PLAN.rb] [options]\n\n" \
+          "With no options, the quick plan on the built-in arena app: every installed server in its\n" \
+          "default setup for this machine's #{cores} core#{'s' unless cores == 1} (#{Config.default_setups(cores, installed: Server.keys).join(', ')}),\n" \
+          "endpoints #{Config::QUICK_ENDPOINTS.join(', ')}, concurrency #{levels.join(', ')},\n" \
+          "#{format('%g', d[:duration])} s per trial after a #{format('%g', d[:warmup])} s warm-up per endpoint: " \
+          "#{Config::QUICK_ENDPOINTS.size * levels.size} trials per server, under 3 minutes\n" \
+          "for six servers on 2 cores. Options override the plan file.\n\n"
+      end
+
       def call(argv)
         @argv_seen = Redact.argv(argv)
         cli = options(argv) or return 0
@@ -131,12 +146,8 @@ module Rackbench
                    stop_timeout expect_status port app url pid out upstream_delay upstream_bytes health_path
                    health_timeout load_hosts ssh_key ssh_known_hosts bind verify resume quiet].freeze
 
-      BANNER = "Usage: rackbench run [PLAN.rb] [options]\n\n" \
-               "With no options: a quick plan on the built-in arena app, every installed server\n" \
-               "scaled to this machine's cores. Options override the plan file.\n\n"
-
       def options(argv)
-        parse_declared(argv, BANNER, OPTIONS)
+        parse_declared(argv, self.class.banner, OPTIONS)
       end
 
       # With load hosts: every host probed (reachable, wrk, cores) before any

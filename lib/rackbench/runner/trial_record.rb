@@ -2,6 +2,7 @@
 
 require_relative "../clock"
 require_relative "errors"
+require_relative "../server"
 
 module Rackbench
   class Runner
@@ -22,7 +23,7 @@ module Rackbench
         classified = Errors.classify(errors, verification, server: setup.server, responses: result.responses)
         {
           "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
-          "threads" => setup.threads, "endpoint" => trial.endpoint,
+          "threads" => setup.threads, "fibers" => fibers?(setup), "endpoint" => trial.endpoint,
           "concurrency" => trial.concurrency || result.connections, "rate" => trial.rate,
           "repetition" => trial.repetition, "started_at" => started_at, "engine" => result.engine,
           "loop" => result.loop, "duration_s" => result.duration_s.round(6), "requests" => result.requests,
@@ -37,6 +38,12 @@ module Rackbench
           "notes" => Errors.notes(verification, unanswered: unanswered.note),
           "command" => result.command, "log" => log
         }.merge(throughput(result), open_loop(result), load_hosts(result))
+      end
+
+      # Whether the server serves many requests per process at once on fibers
+      # (Falcon): its "threads" is then no count of slots (Stats::Verdict).
+      def fibers?(setup)
+        Server::ADAPTERS[setup.server]&.fibers? || false
       end
 
       # Load from other hosts (Load::Remote): each host's part beside the

@@ -30,6 +30,8 @@ module Rackbench
     #
     #   threads                 default threads per process; nil: one per process ("xW:T" refused)
     #   one_process?            runs exactly one process ("xW" refused)
+    #   fibers?                 serves many requests per process at once on fibers: no thread
+    #                           slots (stored with each trial for Stats::Verdict)
     #   default_label(cores)    its setup in a default run; nil: opt-in only
     #   footprint_label         the setup tune boots to measure its memory
     #   in_flight_per_process   requests a tune probe keeps in flight per thread of a process
@@ -54,6 +56,7 @@ module Rackbench
         def key = self::KEY
         def threads = nil
         def one_process? = false
+        def fibers? = false
         def default_label(_cores) = nil
         def footprint_label = "#{key} x2"
         def in_flight_per_process = 1

@@ -22,6 +22,11 @@ module Rackbench
       GRACE = 10
       register order: 5
 
+      # One process per core, Falcon's own default count: a process is one
+      # thread, so it uses at most one core, and its fibers overlap the waits.
+      def self.default_label(cores) = "falcon x#{cores}"
+      # Many requests per process on fibers: no thread slots to be busy (Stats::Verdict).
+      def self.fibers? = true
       # Many requests per process on fibers: a tune probe keeps this many in
       # flight per process (Puma's largest thread count).
       def self.in_flight_per_process = 16

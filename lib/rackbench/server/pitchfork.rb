@@ -19,7 +19,9 @@ module Rackbench
       WORKER_TITLE = /\bworker\[\d+\]/.freeze
       register order: 6
 
-      def self.default_label(_cores) = nil # opt-in: --setup "pitchfork x2"
+      # One single-threaded worker per core, as Unicorn: every core busy on
+      # CPU-bound work, none oversubscribed, and like for like with Unicorn.
+      def self.default_label(cores) = "pitchfork x#{cores}"
 
       def self.deploy_settings(setup)
         ["worker_processes #{setup.workers}", 'listen Integer(ENV.fetch("PORT", "3000"))', "timeout 30"]

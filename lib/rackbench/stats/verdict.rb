@@ -16,11 +16,12 @@ module Rackbench
     #   (crowded) other processes (a shared machine) left the server less than
     #             MIN_ROOM of one core: CPU tells nothing, so gvl, cpu and under
     #             are not decided ("unknown" instead), and busy says so.
-    #   gvl       (MRI only) a process with several threads ran near one core
-    #             (NEAR_CORE of one core, or of what the machine left the server,
-    #             and not over OVER_CORE of it), had more
+    #   gvl       (MRI only) a process with several threads, or with fibers,
+    #             ran near one core (NEAR_CORE of one core, or of what the
+    #             machine left the server, and not over OVER_CORE of it), had more
     #             than one request in flight, and the setup has fewer processes
-    #             than cores: more processes would use the idle cores.
+    #             than cores: more processes would use the idle cores. (A
+    #             Falcon process runs its fibers on one thread: one core at most.)
     #   cpu       the server used CPU_ROOM of the CPU it could have had (cores
     #             minus the load generator's and other processes' use, measured
     #             from /proc/stat), and the load could fill the cores (at least
@@ -30,8 +31,13 @@ module Rackbench
     #   busy      requests queue (on average QUEUE_SHARE of the concurrency, and
     #             at least one) or BUSY_SHARE of the worker/thread slots are busy,
     #             while CPU is not the limit: more workers or threads would help.
+    #             A server on fibers (Falcon; the trial's "fibers") has no slots:
+    #             each process serves every request it accepts at once, so
+    #             requests in flight over processes says nothing of it being
+    #             full. Only a queue it has not accepted (the accept queue) does.
     #   under     none of the above: the load keeps fewer requests in flight than
-    #             the server can serve; throughput follows the concurrency.
+    #             the server can serve; throughput follows the concurrency (for
+    #             fibers on /pause/S: concurrency / S, whatever the processes).
     #   unknown   the trial has no process samples (an external server), or no
     #             queue reading to tell "busy" from "under".
     class Verdict
@@ -137,13 +143,13 @@ module Rackbench
       def gvl
         busiest = @m.busiest or return nil
         near = T[:near_core] * [100.0, @m.room].min
-        return nil unless @m.threads > 1 && busiest >= near && @m.processes < @m.cores && @m.in_flight_per_process > 1
+        return nil unless (@m.threads > 1 || @m.fibers?) && busiest >= near && @m.processes < @m.cores && @m.in_flight_per_process > 1
         # Only MRI has a GVL: JRuby runs threads on every core (its JIT and GC
         # threads too), so a JVM near or over one core is not GVL-bound.
         return nil if busiest > T[:over_core] * 100.0 || @t["setup"].to_s.include?(" on jruby")
 
         ["gvl", "#{@m.processes == 1 ? 'the one process' : 'its busiest process'} used #{pct(busiest)} of one core " \
-                "with #{fmt(@m.in_flight_per_process)} requests in flight for its #{@m.threads} threads, " \
+                "with #{fmt(@m.in_flight_per_process)} requests in flight #{@m.fibers? ? 'on its fibers (one thread)' : "for its #{@m.threads} threads"}, " \
                 "while #{fmt(@m.cores - @m.processes)} core(s) had no server process to run (#{@m.cpu_text})"]
       end
 
@@ -164,17 +170,23 @@ module Rackbench
       end
 
       def busy
-        return nil unless @m.queueing? || @m.busy_share.to_f >= T[:busy_share]
+        return nil unless @m.queueing? || (!@m.fibers? && @m.busy_share.to_f >= T[:busy_share])
 
-        slots = @m.threads > 1 ? "threads" : "workers"
         why = crowded? ? crowded_note : " while CPU is not the limit (#{@m.cpu_text})"
-        ["busy", "#{@m.queue_text}; #{fmt(@m.busy_slots)} of #{@m.slots} #{slots} busy#{why}"]
+        ["busy", "#{@m.queue_text}; #{serving}#{why}"]
+      end
+
+      def serving
+        return "#{fmt(@m.busy_slots)} request(s) served on #{@m.processes} processes' fibers" if @m.fibers?
+
+        "#{fmt(@m.busy_slots)} of #{@m.slots} #{@m.threads > 1 ? 'threads' : 'workers'} busy"
       end
 
       def under
         return ["unknown", "no queue reading (#{@m.queue_unknown})"] unless @m.queue_known?
 
-        ["under", "#{fmt(@m.in_flight)} request(s) in flight for #{@m.slots} slots, #{@m.queue_text}; nothing saturated " \
+        slots = @m.fibers? ? "on #{@m.processes} processes' fibers (no slots)" : "for #{@m.slots} slots"
+        ["under", "#{fmt(@m.in_flight)} request(s) in flight #{slots}, #{@m.queue_text}; nothing saturated " \
                   "(#{@m.cpu_text}): more load would raise throughput"]
       end
 

@@ -29,6 +29,8 @@ module Rackbench
         def threads = [@t["threads"].to_i, 1].max
         def workers = [@t["workers"].to_i, 1].max
         def slots = workers * threads
+        # A server on fibers (Falcon): many requests per process at once, no slots to fill.
+        def fibers? = @t["fibers"] == true
         def restarts = @t.dig("processes", "worker_restarts").to_i
         def error_rate = @t["error_rate"].to_f
         def latency_ms = @t.dig("latency_ms", "mean")
@@ -105,7 +107,7 @@ module Rackbench
           busy = @queues.dig("server", "busy_threads", "mean")
           backlog = @queues.dig("server", "backlog", "mean").to_f
           served = busy ? busy - backlog : in_flight - waiting.to_f
-          served.clamp(0.0, slots.to_f)
+          served.clamp(0.0, fibers? ? in_flight : slots.to_f)
         end
 
         def busy_share
@@ -131,7 +133,7 @@ module Rackbench
 
         # The numbers a verdict cites, for the JSON and the report.
         def evidence
-          { "concurrency" => @t["concurrency"], "in_flight" => in_flight.round(2), "slots" => slots,
+          { "concurrency" => @t["concurrency"], "in_flight" => in_flight.round(2), "slots" => fibers? ? nil : slots,
             "waiting_mean" => waiting, "busy_slots" => queue_known? ? busy_slots.round(2) : nil,
             "server_cpu_pct" => @cpu["server_pct"], "client_cpu_pct" => @cpu["client_pct"],
             "other_cpu_pct" => @t.dig("machine", "cpu_pct") && others_pct.round(1), "cores" => cores,

@@ -20,11 +20,20 @@ class CliOptionsTest < Minitest::Test
   def test_help_defaults_come_from_config_defaults
     run = help("run")
     assert_match(/\(default 2\)$/, line(run, "--duration"))
-    assert_match(/\(default 1,8,32\)$/, line(run, "--concurrency"))
+    assert_match(/\(default 1,16\)$/, line(run, "--concurrency"))
     assert_match(/\(default 30\)$/, line(run, "--timeout"))
     assert_match(/\(default 20000\)$/, line(run, "--upstream-bytes"))
     # The rule wrk applies when --threads is not given (Load::Wrk#thread_count).
     assert_match(/largest divisor of the concurrency up to min\(concurrency, cores, 2\)/, line(run, "--threads"))
+  end
+
+  # run --help says what the quick plan is, from the defaults themselves.
+  def test_run_help_states_the_quick_plan
+    text = Rackbench::CLI::RunCommand.banner(4)
+    assert_match(/\(puma x4:5, unicorn x4, thin, passenger x4, falcon x4, pitchfork x4\)/, text)
+    assert_match(%r{endpoints /hello, /fibonacci/25, /template-render, /pause/0\.05, concurrency 1, 16,}, text)
+    assert_match(/2 s per trial after a 1 s warm-up per endpoint: 8 trials per server, under 3 minutes/, text)
+    assert_includes help("run"), "every installed server in its\ndefault setup for this machine's #{Etc.nprocessors} cores"
   end
 
   # capacity cools down 0 s by default (it was documented as 1).

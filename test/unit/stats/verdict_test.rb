@@ -78,6 +78,35 @@ class VerdictTest < Minitest::Test
     assert_match(/100 ms is 95% of the mean latency/, v.reason)
   end
 
+  # Falcon serves every accepted request at once on fibers: 16 in flight on
+  # 2 processes with no queue is below capacity (16 / 0.05 s = 320 req/s),
+  # never "2 of 2 workers busy".
+  def test_fibers_have_no_slots_to_be_busy
+    falcon = { "fibers" => true, "setup" => "falcon x2" }
+    v = verdict(trial(c: 16, rps: 305.0, mean: 52.0, waiting: 0.0, server: 16.0, busiest: 8.0, **falcon))
+    assert_equal "under", v.kind, v.text
+    assert_match(/16 request\(s\) in flight on 2 processes' fibers \(no slots\)/, v.reason)
+    assert_nil v.evidence["slots"]
+    assert_equal 16.0, v.evidence["busy_slots"]
+    assert_equal "busy", verdict(trial(c: 16, rps: 305.0, mean: 52.0, waiting: 0.0, server: 16.0)).kind,
+                 "the same figures from 2 single-threaded workers: both busy"
+    queued = verdict(trial(c: 64, rps: 300.0, mean: 210.0, waiting: 40.0, server: 30.0, **falcon))
+    assert_equal "busy", queued.kind, "a queue it has not accepted still shows"
+    assert_match(/24 request\(s\) served on 2 processes' fibers while CPU/, queued.reason)
+  end
+
+  def test_fibers_on_cpu_work
+    falcon = { "fibers" => true, "setup" => "falcon x2" }
+    v = verdict(trial(c: 8, rps: 80.0, mean: 100.0, waiting: 0.0, server: 185.0, busiest: 93.0, **falcon))
+    assert_equal "cpu", v.kind, v.text
+    one = verdict(trial(c: 8, workers: 1, rps: 40.0, mean: 200.0, waiting: 0.0, server: 97.0, busiest: 97.0,
+                        "fibers" => true, "setup" => "falcon x1"))
+    assert_equal "gvl", one.kind, "one process runs its fibers on one thread: one core, the other idle"
+    assert_match(/the one process used 97% of one core with 8 requests in flight on its fibers \(one thread\)/, one.reason)
+    refute_equal "gvl", verdict(trial(c: 1, workers: 1, waiting: 0.0, server: 97.0, busiest: 97.0, **falcon)).kind,
+                 "one request in flight: nothing waits for the core"
+  end
+
   def test_errors_and_restarts_come_first
     assert_equal "errors", verdict(trial("error_rate" => 0.05, "errors" => { "status" => 20 })).kind
     assert_equal "errors", verdict(trial("processes" => { "worker_restarts" => 1 })).kind

@@ -67,8 +67,28 @@ class AppBundleTest < Minitest::Test
     assert_match(/\Ano server of the default plan can run: not in your app's bundle: unicorn, thin — add /, e.message)
   end
 
+  # On the built-in app (rackbench's own bundle), a default server whose gem
+  # is gone (Falcon, Pitchfork) is left out with rackbench's own remedy.
+  def test_default_servers_missing_here_are_named_with_bin_setup
+    require "minitest/mock"
+    require "rackbench/cli/server_check"
+    find = Gem::Specification.method(:find_by_name)
+    gone = lambda do |name, *rest|
+      raise Gem::MissingSpecError.new(name, nil) if %w[falcon pitchfork].include?(name)
+
+      find.call(name, *rest)
+    end
+    kept, warning = Gem::Specification.stub(:find_by_name, gone) do
+      Rackbench::CLI::ServerCheck.defaults(%w[puma falcon pitchfork], Rackbench::Workload::App.arena)
+    end
+    assert_equal %w[puma], kept
+    assert_equal "left out of this run: falcon is not installed here: run bin/setup (rackbench's Gemfile lists falcon); " \
+                 "pitchfork is not installed here: run bin/setup (rackbench's Gemfile lists pitchfork)", warning
+  end
+
   # A run with no --setup: the default plan's servers the bundle has (and
-  # Passenger, Debian's, when installed), the others named in the warning.
+  # Passenger, Debian's, when installed), the others named in the warning:
+  # Falcon and Pitchfork too, with Falcon's json companion.
   def test_the_default_plan_keeps_what_the_bundle_has
     require "minitest/mock"
     require "rackbench/cli/server_check"
@@ -77,6 +97,9 @@ class AppBundleTest < Minitest::Test
     planned, warning = Rackbench::Workload::BundleCheck.stub(:problem, nil) { Rackbench::CLI::ServerCheck.plan!(config) }
     passenger = Rackbench::Server.adapter("passenger").available?
     assert_equal ["puma"] + (passenger ? ["passenger"] : []), planned[:setups].map(&:server)
-    assert_match(/\Aleft out of this run: not in your app's bundle: unicorn, thin — add `gem "unicorn", "6.1.0"` and /, warning)
+    assert_equal "left out of this run: not in your app's bundle: unicorn, thin, falcon, pitchfork — add " \
+                 "`gem \"unicorn\", \"6.1.0\"`, `gem \"thin\", \"2.0.1\"`, `gem \"falcon\", \"0.51.1\"`, " \
+                 "`gem \"pitchfork\", \"0.18.2\"` and `gem \"json\", \"2.6.3\"` (falcon's dependencies would otherwise " \
+                 "pull json 3, which breaks Rails) to #{File.join(dir, 'Gemfile')}, then run `bundle install` in #{dir}", warning
   end
 end
