@@ -46,6 +46,33 @@ class InterruptEscalationTest < Minitest::Test
     assert_includes @rb.stderr, "SIGINT again: killing every process rackbench started"
   end
 
+  # A helper in thin's group ignores TERM: thin exits at the graceful stop
+  # and is reaped, the helper stays, and the stop waits out --stop-timeout.
+  # Ctrl-C again KILLs the group all the same (it was skipped once its
+  # leader was reaped, and the helper outlived rackbench).
+  def test_ctrl_c_again_kills_a_group_whose_leader_is_already_gone
+    app = File.expand_path("../fixtures/apps/stubborn", __dir__)
+    start_rackbench("run", "--app", app, "-s", "thin", "-e", "/", "-c", "1", "-d", "5", "--warmup", "0",
+                    "--stop-timeout", "30", "-o", File.join(tmpdir, "run"))
+    @rb.wait_until(timeout: 60) { running?(/\Awrk/) }
+    helper = nil
+    @rb.wait_until(timeout: 10) { helper = Rackbench::Sampling::ProcessTree.all.find { |e| Rackbench::Sampling::ProcessTree.cmdline(e.pid).include?("rackbench-stubborn-helper") } }
+    sleep 0.2
+    refute_nil helper, "the app started its helper: #{Rackbench::Sampling::ProcessTree.tree(@rb.pid).map { |e| Rackbench::Sampling::ProcessTree.cmdline(e.pid)[0, 50] }}"
+    ctrl_c
+    @rb.wait_until(timeout: 10) { @rb.stderr.include?("SIGINT: stopping the servers gracefully") }
+    sleep 1.5
+    assert Rackbench::Sampling::ProcessTree.alive?(helper), "the helper ignored TERM"
+    pressed = Rackbench::Clock.now
+    ctrl_c
+    @rb.wait(timeout: 30)
+    assert_operator Rackbench::Clock.now - pressed, :<, 5, "killed at once, not after --stop-timeout; stderr: #{@rb.stderr}"
+    refute Rackbench::Sampling::ProcessTree.alive?(helper), "the helper in thin's group was killed"
+    assert_equal 130, @rb.exit_code
+  ensure
+    Process.kill("KILL", helper.pid) if helper && Rackbench::Sampling::ProcessTree.alive?(helper)
+  end
+
   def test_capacity_interrupted_exits_130_with_nothing_left_running
     out = File.join(tmpdir, "cap")
     start_rackbench("capacity", "-s", "puma x1:2", "-e", "/pause/0.05", "--loop", "closed", "-d", "1", "--warmup", "0",

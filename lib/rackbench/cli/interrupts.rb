@@ -2,6 +2,7 @@
 
 require_relative "../error"
 require_relative "../process/registry"
+require_relative "../clock"
 
 module Rackbench
   module CLI
@@ -59,8 +60,21 @@ module Rackbench
         end
       end
 
+      # The last resort: if the main thread's cleanup has not ended the
+      # process within KILLED_EXIT_S, KILL everything left once more and wait
+      # (up to DRAIN_S) until no group rackbench started has a live member,
+      # then exit: rackbench never leaves before what it started is gone.
+      DRAIN_S = 5
+
       def exit_after_kill
         sleep KILLED_EXIT_S
+        deadline = Rackbench::Clock.now + DRAIN_S
+        loop do
+          ProcessControl::Registry.kill_all
+          break unless ProcessControl::Registry.anything_left? && Rackbench::Clock.now < deadline
+
+          sleep 0.1
+        end
         say "Interrupted by SIG#{Signal.signame(@first)}: processes killed; cleanup did not finish within #{KILLED_EXIT_S} s"
         exit!(128 + @first)
       end

@@ -56,6 +56,14 @@ module Rackbench
         end
       end
 
+      # True while a live process is in the group of a child not yet
+      # stopped, or a remembered process lives (lock-free, as kill_all).
+      def anything_left?
+        children = @children.dup
+        Sampling::ProcessTree.all.any? { |e| children.any? { |child| child.pid == e.pgid } && !Sampling::ProcessTree.zombie?(e.pid) } ||
+          @history.dup.any? { |entry| Sampling::ProcessTree.alive?(entry) }
+      end
+
       # True while some child has not been stopped. Lock-free, for a trap
       # handler (see kill_all).
       def any_live?
@@ -68,11 +76,19 @@ module Rackbench
       # cannot be locked, so it reads copies of the lists without @lock (a
       # copy of an Array is atomic under the GVL); stop/reaping stays with the
       # main thread's unwinding.
+      #
+      # A group is killed even when its leader is already reaped: a member
+      # that ignored TERM (a helper the server started) stays in the group
+      # after the leader exits. Only a group that still has a live member is
+      # signalled, so a pid the kernel has since reused is never hit.
       def kill_all
         children = @children.dup
+        all = Sampling::ProcessTree.all
         strays = children.flat_map { |child| Sampling::ProcessTree.descendants(child.pid) }
-        children.each { |child| child.signal("KILL") unless child.status }
-        (strays + @history.dup).each do |entry|
+        groups = all.map(&:pgid)
+        children.each { |child| child.signal("KILL") if child.status.nil? || groups.include?(child.pid) }
+        members = all.select { |e| children.any? { |child| child.pid == e.pgid } }
+        (strays + members + @history.dup).each do |entry|
           next if entry.pid == Process.pid || !Sampling::ProcessTree.alive?(entry)
 
           Process.kill("KILL", entry.pid)
