@@ -13,7 +13,7 @@ class ConfigTest < Minitest::Test
     assert cfg.frozen?
     assert_equal [1, 16], cfg[:concurrency]
     assert_in_delta 2.0, cfg[:duration]
-    assert_in_delta 0.5, cfg[:cooldown]
+    assert_in_delta 0.0, cfg[:cooldown]
   end
 
   def test_command_line_overrides_plan_file

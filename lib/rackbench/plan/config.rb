@@ -18,9 +18,11 @@ module Rackbench
   module Config
     # The quick plan (a run with no options) is these defaults: every
     # installed server x QUICK_ENDPOINTS x 2 levels of 2 s, in under 3 minutes
-    # on 2 cores with six servers (48 trials). With Falcon and Pitchfork in
-    # it, levels and cool-downs were trimmed rather than servers (3 levels
-    # and 1 s cool-downs took 4 min 2 s); durations were not (wrk takes whole
+    # on 2 cores with six servers (48 trials: 2 min 42 s to 2 min 58 s here with
+    # 0.5 s cool-downs, as other processes took more of the machine). With
+    # Falcon and Pitchfork in it, levels and cool-downs were trimmed rather
+    # than servers (3 levels and 1 s cool-downs took 4 min 2 s; a cool-down
+    # is now --cooldown's to ask for); durations were not (wrk takes whole
     # seconds, and 1 s trials hold less than one round of thin's c = 16
     # latency on /pause/0.05, 0.8 s). c = 1 is one request's latency; c = 16
     # queues on every default setup (8 per core on 2 cores).
@@ -37,7 +39,7 @@ module Rackbench
       warmup_window: 2.0,    # --warmup steady: seconds per warm-up window (Runner::SteadyWarmup)
       warmup_tolerance: 0.05, # --warmup steady: two consecutive windows within this share are steady
       warmup_max: 60.0,      # --warmup steady: seconds after which the warm-up ends unsteady (a warning)
-      cooldown: 0.5,         # idle seconds after each level of a CPU-heavy endpoint
+      cooldown: 0.0,         # idle seconds after each level of a CPU-heavy endpoint (0: none)
       repeat: 1,             # rounds: every setup once per round, in a fresh random order (Plan#schedule)
       seed: nil,             # the round orders' random seed; nil: drawn at the run's start (stored in meta.json)
       margin: 0.05,          # equivalence margin of decisions (Stats::Decision): a share, from --margin PERCENT

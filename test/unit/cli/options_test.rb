@@ -29,6 +29,7 @@ class CliOptionsTest < Minitest::Test
 
   # run --help says what the quick plan is, from the defaults themselves.
   def test_run_help_states_the_quick_plan
+    require "rackbench/cli/run"
     text = Rackbench::CLI::RunCommand.banner(4)
     assert_match(/\(puma x4:5, unicorn x4, thin, passenger x4, falcon x4, pitchfork x4\)/, text)
     assert_match(%r{endpoints /hello, /fibonacci/25, /template-render, /pause/0\.05, concurrency 1, 16,}, text)
