@@ -21,18 +21,21 @@
 # tune:  the command itself, with its default time budget.
 # grid:  every setup gets the evidence tune gives its winner: the open-loop
 #        knee search of tune's round 2 (Tune::Lab#knee: warm-up, at most 5
-#        levels from 80% to 105% of the saturated throughput), then round 3's
-#        confirmation at that knee (3 runs of Tune::CONFIRM_RUN s, longer at a
-#        low rate: Lab#min_run), and as in round 3 once more at 85% of the
-#        knee if that does not hold. Winner: the highest rate a confirmation
-#        held (then the higher knee, then the smaller footprint).
-# Verdict: the same winner; or, when they differ, a statistical tie: both
-#        winners run 3 x 4 s at the rate the grid winner held (after both
-#        searches, not timed; at 85% of it when the grid's winner does not
-#        hold there this time) and Welch's t-test (two-sided, alpha 0.05)
-#        finds no significant difference in achieved req/s, and the SLO
-#        verdicts agree (both hold; or neither, when even the grid's winner
-#        fails at 85% of its own confirmed rate: its confirmation was noise).
+#        levels from 80% to 105% of the saturated throughput), then a
+#        confirmation at that knee (ConfirmRound::ROUNDS runs of up to
+#        ConfirmRound::RUN s on one boot, longer at a low rate: Lab#min_run),
+#        and as in round 3 once more at 85% of the knee if that does not
+#        hold. Winner: the highest rate a confirmation held (then the higher
+#        knee, then the smaller footprint).
+# Verdict: the same winner; or, when they differ, a decision between the two
+#        as tune's round 3 makes it: 3 paired rounds at the rate the grid
+#        winner held (after both searches, not timed; at 85% of it when the
+#        grid's winner does not hold there this time), each round both
+#        winners once on a fresh boot in a random order, and Stats::Decision
+#        (paired, margin 5%) on achieved req/s. Tied: equivalent within the
+#        margin, with the SLO verdicts agreeing (both hold; or neither, when
+#        even the grid's winner fails at 85% of its own confirmed rate: its
+#        confirmation was noise); undecided is said as undecided.
 # The ratio is tune's wall time over the grid's (monotonic clock); target:
 # the grid's winner or a tie in at most 25% of the grid's time. Printed
 # beside it: the ratio to the grid's knee searches alone (a grid that skips
@@ -54,7 +57,8 @@ require "rackbench/search/slo"
 require "rackbench/units"
 require "rackbench/search/tune"
 require "rackbench/search/tune/lab"
-require "rackbench/stats/welch"
+require "rackbench/stats/decision"
+require "rackbench/report/decision_text"
 
 WORKLOADS = { "random" => ["/random", "3s"], "cpu" => ["/fibonacci/20", "500ms"], "io" => ["/pause/0.05", "500ms"] }.freeze
 SMALL = ARGV.delete("--small")
@@ -65,6 +69,7 @@ SLO = Rackbench::Search::Slo.new(p99_ms: Rackbench::Units.millis(SLO_TEXT), erro
 SPACE_ARGS = SMALL ? ["--max-workers", "2", "--puma-threads", "1,3,5"] : []
 Lab = Rackbench::Search::Tune::Lab
 Racing = Rackbench::Search::Tune::Racing
+Confirm = Rackbench::Search::Tune::ConfirmRound
 
 def timed
   started = Rackbench::Clock.now
@@ -108,9 +113,9 @@ def grid(dir, space)
       records = o.records
       held = nil
       # Round 3's rule: confirm at the knee; if it does not hold, once more at 85% of it.
-      [rate, rate && (rate * Rackbench::Search::Tune::RETRY_FACTOR).round(1)].compact.each do |at|
-        run = [Rackbench::Search::Tune::CONFIRM_RUN, lab.min_run(at)].max
-        c = lab.confirm(setup, rate: at, repeat: Rackbench::Search::Tune::CONFIRM_REPEAT, duration: lab.window(run),
+      [rate, rate && (rate * Confirm::RETRY_FACTOR).round(1)].compact.each do |at|
+        run = [Confirm::RUN, lab.min_run(at)].max
+        c = lab.confirm(setup, rate: at, repeat: Confirm::ROUNDS, duration: lab.window(run),
                                expected_latency: SLO.p99_ms / 1000.0)
         records += c.records
         next unless Racing.confirmation(c.records, SLO)["holds"]
@@ -125,19 +130,28 @@ def grid(dir, space)
   [knees, knee_s]
 end
 
-# Both winners at the rate the grid's winner held, 3 runs each; when the
-# grid's winner does not hold there this time, once more at 85% of it.
-# Returns [rate, Welch comparison, {label => holds}] of the last rate tried.
+# Both winners at the rate the grid's winner held, in 3 paired rounds (each
+# round: both once, a fresh boot each, in a random order); when the grid's
+# winner does not hold there this time, once more at 85% of it. Returns
+# [rate, Stats::Decision of b's req/s against a's, {label => holds}] of the
+# last rate tried.
 def tie_check(dir, a, b, rate)
+  rng = Random.new(22)
   with_lab(dir) do |lab|
-    [rate, (rate * Rackbench::Search::Tune::RETRY_FACTOR).round(1)].each do |at|
-      runs = [a, b].to_h do |label|
-        run = [Rackbench::Search::Tune::CONFIRM_RUN, lab.min_run(at)].max
-        o = lab.confirm(Rackbench::Setup.parse(label), rate: at, repeat: 3, duration: lab.window(run), expected_latency: SLO.p99_ms / 1000.0)
-        [label, o.records]
+    [rate, (rate * Confirm::RETRY_FACTOR).round(1)].each do |at|
+      run = [Confirm::RUN, lab.min_run(at)].max
+      runs = { a => [], b => [] }
+      Confirm::ROUNDS.times do
+        [a, b].shuffle(random: rng).each do |label|
+          o = lab.confirm(Rackbench::Setup.parse(label), rate: at, repeat: 1, duration: lab.window(run),
+                                                         expected_latency: SLO.p99_ms / 1000.0)
+          runs[label] << o.records.first
+        end
       end
-      holds = runs.transform_values { |records| Racing.confirmation(records, SLO)["holds"] }
-      return [at, Racing.compare(runs[a], runs[b]), holds] if holds[a] || at != rate
+      holds = runs.transform_values { |records| Racing.confirmation(records.compact, SLO)["holds"] }
+      rps = runs.transform_values { |records| records.map { |r| r && (r["goodput_rps"] || r["rps"]).to_f } }
+      decision = Rackbench::Stats::Decision.of(rps[a], rps[b], paired: true) if (rps[a] + rps[b]).none?(&:nil?)
+      return [at, decision, holds] if holds[a] || at != rate
     end
   end
 end
@@ -183,15 +197,20 @@ verdict =
   else
     tuned = knees.find { |k| k.label == rec["setup"] }
     overlap = tuned&.knee_rps && Racing.overlap?(tuned, best)
-    at, cmp, holds = tie_check(File.join(root, "tie"), best.label, rec["setup"], best_rate)
-    # Tied: Welch's t-test finds no significant difference in achieved req/s,
-    # and the SLO verdicts agree (both hold; or neither, when even the grid's
-    # winner did not hold at 85% of its confirmed rate this time).
-    tied = !cmp.dig("rps", "significant") && holds.values.uniq.size == 1
-    format("%s at %s req/s, 3 runs each: req/s %+.1f%% (p = %.3f), p99 %+.1f%% (p = %.3f); SLO held: %s; grid knee brackets %s",
-           tied ? "statistically tied" : "different", Racing.rps(at), cmp.dig("rps", "diff_pct").to_f, cmp.dig("rps", "p").to_f,
-           cmp.dig("p99_ms", "diff_pct").to_f, cmp.dig("p99_ms", "p").to_f, holds.map { |l, h| "#{l} #{h ? 'yes' : 'no'}" }.join(", "),
-           overlap ? "overlap" : "do not overlap")
+    at, decision, holds = tie_check(File.join(root, "tie"), best.label, rec["setup"], best_rate)
+    # Tied: equivalent on achieved req/s within the margin, and the SLO
+    # verdicts agree (both hold; or neither, when even the grid's winner did
+    # not hold at 85% of its confirmed rate this time).
+    words = if decision
+              entry = Rackbench::Stats::Decisions::Entry.new(metric: "rps", decision: decision)
+              "#{rec['setup']} against #{best.label}: #{Rackbench::Report::DecisionText.phrase(entry)}"
+            else
+              "req/s not decided (a round without a measurement)"
+            end
+    tied = decision&.outcome == :equivalent && holds.values.uniq.size == 1
+    format("%s at %s req/s, %d paired rounds: %s; SLO held: %s; grid knee brackets %s",
+           tied ? "tied" : "not shown tied", Racing.rps(at), Confirm::ROUNDS, words,
+           holds.map { |l, h| "#{l} #{h ? 'yes' : 'no'}" }.join(", "), overlap ? "overlap" : "do not overlap")
   end
 puts "verdict: #{verdict}"
 ratio = tune_s / grid_s

@@ -20,6 +20,13 @@ class TuneIntegrationTest < Minitest::Test
     assert_operator rec["workers"], :>=, 2, "more workers serve more 20 ms requests at once"
     assert_includes %w[confirmed knee], rec["evidence"]
     assert_operator rec["elapsed_s"], :<=, 62
+    assert_kind_of Array, rec["decisions"]
+    if rec["evidence"] == "confirmed"
+      confirms = File.readlines(File.join(dir, "tune.jsonl")).map { |l| JSON.parse(l) }.select { |r| r["type"] == "confirm" }
+      at_rate = confirms.select { |r| r["rate"] == rec.dig("confirm", "rate") }
+      assert_equal rec.dig("confirm", "rounds"), at_rate.size, "round 3: its rounds at the rate recommended, each logged"
+    end
+    refute_match(/significant|within noise/, out)
     config = File.read(File.join(dir, "config", "unicorn.rb"))
     assert_includes config, "worker_processes #{rec['workers']}\n"
 
@@ -35,7 +42,7 @@ class TuneIntegrationTest < Minitest::Test
     assert_match(/^\* unicorn x\d +[\d.]+ /, out)
     assert_match(/^report: .*report\.html$/, out)
     assert_match(%r{config: .*config/unicorn\.rb}, out)
-    assert_match(%r{^round 2/3: \d+ setups? left, leader unicorn x\d \(~\d+ req/s\)$}, err)
+    assert_match(%r{^round 2/3: \d+ setups? left, leader unicorn x\d \(~[\d.]+ req/s\)$}, err, "under 100 req/s: one decimal")
     assert File.size(File.join(dir, "report.html")).positive?
 
     status, table, = run_cli("report", dir)

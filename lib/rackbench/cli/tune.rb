@@ -21,7 +21,8 @@ module Rackbench
     # rackbench tune: the server x workers x threads setup that sustains the
     # most open-loop throughput on one endpoint within an SLO and a memory
     # budget, found by successive halving (Search::Tune), with its evidence
-    # and a config file for it.
+    # and a config file for it. The finalists are decided in paired rounds
+    # (--margin: the equivalence margin; --seed: the rounds' orders).
     #
     # One endpoint per tune: several --endpoint are refused (tune once per
     # endpoint, or load them together as one weighted --scenario).
@@ -29,7 +30,8 @@ module Rackbench
       ARENA_ENDPOINT = "/random" # the App Server Arena's mixed workload
       APP_ENDPOINT = "/"
       OPTIONS = %i[memory_budget servers slo_p99 max_errors time_budget endpoints scenario app max_workers puma_threads
-                   out threads cpus timeout boot_timeout stop_timeout expect_status health_timeout upstream_delay quiet].freeze
+                   margin seed out threads cpus timeout boot_timeout stop_timeout expect_status health_timeout upstream_delay
+                   quiet].freeze
       SEARCH = %i[memory_budget servers slo_p99 max_errors time_budget max_workers puma_threads].freeze
 
       def call(argv)
@@ -98,7 +100,8 @@ module Rackbench
           lab = Search::Tune::Lab.new(context: ctx, endpoint: plan.endpoints.first, slo: slo, deadline: deadline)
           Search::Tune.new(lab: lab, journal: Search::Tune::Journal.new(store), deadline: deadline, servers: opts[:servers],
                            budget_mb: opts[:memory_budget], slo: slo, endpoint: plan.endpoints.first, cores: Etc.nprocessors,
-                           max_workers: opts[:max_workers], puma_threads: opts[:puma_threads], say: say).call
+                           max_workers: opts[:max_workers], puma_threads: opts[:puma_threads], say: say,
+                           margin: plan.config[:margin], seed: plan.config[:seed]).call
         end
       end
 

@@ -44,7 +44,11 @@ module Rackbench
             next
           end
           @io.puts "round #{r['round']} (#{r['method']}):"
-          next r["decisions"].each { |d| @io.puts "  #{d['setup']}: #{d['reason']}" } if r["round"] == 3
+          if r["round"] == 3
+            r["decisions"].each { |d| @io.puts "  #{d['setup']}: #{d['reason']}" }
+            Array(r["pairs"]).each { |sentence| @io.puts "  #{sentence}" }
+            next
+          end
 
           decisions(r["decisions"])
         end
@@ -101,21 +105,31 @@ module Rackbench
         @io.puts "  the most throughput regardless of the SLO: #{best['setup']} (#{NumberFormat.rps(best['probe_rps'])} req/s, closed loop)" if best
       end
 
+      BASIS = { "slo" => "holding the SLO", "rps" => "req/s", "p99" => "p99", "pss" => "the PSS footprint",
+                "processes" => "the number of processes", "order" => "nothing (the knee order kept)" }.freeze
+
+      # How the runner-up was judged: in paired rounds (the decision's
+      # method, margin and correction; the words are in the reason above),
+      # or not confirmed, and why.
       def comparison
-        cmp = @rec["comparison"]
         runner = @rec["runner_up"]
         return @io.puts("  runner-up: none (one setup measured)") unless runner
-        unless cmp
-          @io.puts "  runner-up: #{runner['setup']}; significance not tested (the time budget ran out first)"
+
+        decision = @rec["decision"]
+        unless decision
+          @io.puts "  runner-up: #{runner['setup']}; not confirmed in paired rounds (#{runner['not_confirmed']})"
           return
         end
-        return @io.puts("  runner-up: #{runner['setup']}; difference significant (#{cmp['method']})") unless cmp.key?("rps")
-
-        verdict = cmp["significant"] ? "significant" : "not significant (same within noise)"
-        figures = %w[rps p99_ms footprint_mb].map do |m|
-          "#{m.sub('_ms', '').sub('footprint_mb', 'PSS')} p = #{cmp.dig(m, 'p') ? format('%.3f', cmp.dig(m, 'p')) : 'n/a'}"
-        end
-        @io.puts "  runner-up: #{runner['setup']}; difference #{verdict} (#{cmp['method']}: #{figures.join(', ')})"
+        confirm = @rec["confirm"] || {}
+        need = decision["rounds_needed"]
+        state = if decision["settled"] then "settled"
+                elsif need then "not settled (about #{[need - decision['rounds'].to_i, 1].max} more rounds)"
+                else "not settled"
+                end
+        @io.puts "  runner-up: #{runner['setup']}; decided by #{BASIS.fetch(decision['basis'], decision['basis'])}, #{state}, " \
+                 "over #{decision['rounds']} paired rounds " \
+                 "(#{confirm['method']}; equivalence margin +-#{format('%g', confirm['margin'].to_f * 100)}%; #{confirm['holm']})"
+        @io.puts "  rule: #{confirm['rule']}" if confirm["rule"]
       end
 
       def pareto

@@ -2,6 +2,7 @@
 
 require_relative "../error"
 require_relative "../units"
+require_relative "tune/state"
 require_relative "tune/candidates"
 require_relative "tune/entry"
 require_relative "tune/racing"
@@ -24,8 +25,9 @@ module Rackbench
     #             PSS per worker and master bound the workers (Candidates).
     # 1-3. rounds successive halving with racing's keep rule (Racing, where
     #             the method is described): cheap closed-loop probes for all,
-    #             open-loop knee searches for the better half, repeated
-    #             confirmation runs for the final two or three.
+    #             open-loop knee searches for the better half, then the final
+    #             two or three in interleaved paired rounds at one rate,
+    #             decided with intervals (ConfirmRound, Ranking).
     #
     # The deadline (--time-budget) is checked before every measurement
     # (Lab), and each round keeps time back for the ones after it; whatever
@@ -34,28 +36,25 @@ module Rackbench
     #
     # Measuring goes through a lab (Tune::Lab on real servers, a fake in
     # tests) and decisions go to a journal (tune.jsonl), so the decision
-    # logic runs without a server.
+    # logic runs without a server. Rounds 0 and 3 are objects (MemoryRound,
+    # ConfirmRound) that take the shared State and return their result;
+    # rounds 1-2 are methods here, the edges a module included (Edges).
     class Tune
-      include MemoryRound
-      include ConfirmRound
       include Edges
 
       ROUNDS = 3
       METHOD = "successive halving with statistical ties kept (racing): round 1 probes every setup, " \
                "round 2 knee-searches the better half (skipping those another matches in less memory), " \
-               "round 3 confirms the finalists (Welch's t-test)"
+               "round 3 decides between the finalists in interleaved paired rounds at one rate " \
+               "(paired 95% intervals, equivalence margin, Holm)"
       FOOTPRINT_PROBES = 3
       KNEE_LEVELS = 5
-      CONFIRM_REPEAT = 3
-      CONFIRM_RUN = 4          # seconds of wrk per confirmation run (more at a low rate: Lab#min_run)
-      MIN_CONFIRM_SECONDS = 0.75
-      PLANNED_CONFIRM_RUN = 2  # what the earlier rounds keep time back for
-      RETRY_FACTOR = 0.85      # when no finalist holds at the leader's knee: once more at 85% of it
 
       attr_reader :entries
 
       def initialize(lab:, journal:, deadline:, servers:, budget_mb:, slo:, endpoint:, cores:,
-                     max_workers: nil, puma_threads: Candidates::PUMA_THREADS, say: nil, edge_steps: Edges::MAX_STEPS)
+                     max_workers: nil, puma_threads: Candidates::PUMA_THREADS, say: nil, edge_steps: Edges::MAX_STEPS,
+                     margin: Stats::Decision::DEFAULT_MARGIN, seed: 0)
         @edge_steps = edge_steps # steps past the space's edges (Edges); 0: none
         @lab = lab
         @journal = journal
@@ -68,9 +67,8 @@ module Rackbench
         @max_workers = max_workers
         @puma_threads = puma_threads
         @say = say || ->(_line) {}
-        @seeds = {}
-        @noise = [] # [[cv, responses per probe]] of each footprint probe series
-        @stopped = nil
+        @state = State.new(lab: lab, journal: journal, deadline: deadline, slo: slo, endpoint: endpoint, margin: margin,
+                           seed: seed, say: @say)
       end
 
       # Runs the search; returns the recommendation (also in recommendation.json).
@@ -78,7 +76,11 @@ module Rackbench
         @say.call("tune #{@endpoint}: SLO #{@slo.describe}; memory budget #{Units.mib(@budget_mb)}; " \
                   "time budget #{(@deadline.seconds / 60.0).round(1)} min")
         @say.call("method: #{METHOD}")
-        build_space(measure_footprints)
+        space = MemoryRound.new(@state, servers: @servers, budget_mb: @budget_mb, cores: @cores, max_workers: @max_workers,
+                                        puma_threads: @puma_threads, probes: FOOTPRINT_PROBES).call
+        @entries = space.entries
+        @limits = space.limits # Edges: how far the workers could go, and why
+        @band = space.band
         round1
         finalists = round2
         round3(finalists)
@@ -86,9 +88,10 @@ module Rackbench
         finish
       end
 
-      # The probes' noise (Tune::Noise), once the footprint probes measured it.
+      # The probes' noise (Tune::Noise), as the footprint probes measured it
+      # (the 5% floor before they ran).
       def band
-        @band ||= Noise.new(@noise)
+        @band ||= Noise.new([])
       end
 
       private
@@ -138,6 +141,7 @@ module Rackbench
       def round2
         pool = alive.sort_by { |e| -e.probe_rps }
         dominated = Racing.dominance(pool, band: band)
+        @dominated = {}
         searched = []
         spare = {} # entry => why its knee was not searched
         pool.each_with_index do |e, i|
@@ -146,6 +150,7 @@ module Rackbench
           if Racing.hopeless?(e, best, band: band)
             spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.bound_reason(e, best, band), test: Racing::BOUND_TEST)
           elsif (by = dominated[e])
+            @dominated[e] = by
             spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.dominance_reason(e, by, band), test: Racing::DOMINANCE_TEST)
           elsif !@deadline.allows?(@lab.knee_cost(first ? 2 : KNEE_LEVELS) + (first ? 0 : reserve(after: 2)))
             stop!("time budget")
@@ -176,7 +181,7 @@ module Rackbench
 
       def search_knee(entry)
         @lab.expect(KNEE_LEVELS)
-        outcome = @lab.knee(entry.setup, guess: entry.probe_rps, expected_latency: expected_latency(entry),
+        outcome = @lab.knee(entry.setup, guess: entry.probe_rps, expected_latency: entry.expected_latency(@slo),
                                          max_levels: KNEE_LEVELS)
         entry.add(outcome.records)
         entry.knee = outcome.knee
@@ -189,22 +194,33 @@ module Rackbench
 
       def pick_finalists(searched, spare)
         failed, ok = searched.partition(&:dropped)
-        finalists, decisions = Racing.finalists(ok, spare: spare.values.reject(&:test).map(&:entry))
+        finalists, decisions = Racing.finalists(ok, spare: spare.values.reject(&:test).map(&:entry), dominated: @dominated)
         decisions.concat(spare.values.reject { |d| finalists.include?(d.entry) })
         decisions.each { |d| d.entry.drop!(2, d.reason, test: d.test) unless d.keep }
         decisions.concat(failed.map { |e| Racing::Decision.new(entry: e, keep: false, reason: e.dropped) })
         log_round(2, decisions, "open-loop knee search: at most #{KNEE_LEVELS} levels of #{@lab.window(Lab::KNEE_RUN)} s or more, " \
                                 "from 80% to at most #{(Racing::KNEE_CEILING * 100).round}% of the saturated throughput; " \
-                                "a survivor that cannot reach the best knee, or that another matched in less memory, is not searched")
+                                "a survivor that cannot reach the best knee, or that another matched in less memory, is not searched " \
+                                "(the best the leader matched is confirmed against it in round 3)")
         progress(2, "#{finalists.size} finalist#{finalists.size == 1 ? '' : 's'}", leader_by(:knee_rps) || leader_by(:probe_rps), done: true)
         finalists
+      end
+
+      # -- 3: paired rounds ------------------------------------------------------
+
+      # The finalists decided in paired rounds (ConfirmRound); a round that
+      # could not run (time) leaves the last result standing.
+      def round3(finalists)
+        result = ConfirmRound.new(@state).call(finalists) or return
+        @confirmed = result
+        @ranked = result.ranked
       end
 
       # -- the end -------------------------------------------------------------
 
       def finish
-        rec = Recommendation.new(entries: @entries, ranked: @ranked, slo: @slo, endpoint: @endpoint, rate: @rate,
-                                 window: @window, budget_mb: @budget_mb, unreachable: @unreachable).to_h
+        rec = Recommendation.new(entries: @entries, confirmed: @confirmed, slo: @slo, endpoint: @endpoint,
+                                 budget_mb: @budget_mb, unreachable: @unreachable).to_h
         raise Error, "no setup could be measured on #{@endpoint}: #{@entries.map { |e| "#{e.label}: #{e.dropped}" }.first(3).join('; ')}" unless rec
 
         winner = @entries.find { |e| e.label == rec["setup"] }
@@ -214,8 +230,8 @@ module Rackbench
         @journal.write_files(files)
         rec = rec.merge("config_files" => files.keys, "start_command" => winner && ConfigWriter.command(winner.setup),
                         "memory_budget_mb" => @budget_mb, "time_budget_s" => @deadline.seconds,
-                        "elapsed_s" => @deadline.elapsed.round(1), "stopped" => @stopped, "method" => METHOD,
-                        "noise_band" => band.reference.round(4), "edges" => @edge)
+                        "elapsed_s" => @deadline.elapsed.round(1), "stopped" => @state.stopped, "method" => METHOD,
+                        "noise_band" => band.reference.round(4), "edges" => @edge, "seed" => @state.seed)
         @journal.recommend(rec)
         rec
       end
@@ -227,17 +243,10 @@ module Rackbench
       end
 
       # Seconds to keep back for the rounds after this one: one knee search
-      # (after round 1) and two finalists' confirmation at the planned window.
+      # (after round 1) and two finalists' paired rounds at the planned window.
       def reserve(after:)
-        confirm = 2 * @lab.confirm_cost(CONFIRM_REPEAT, @lab.window(PLANNED_CONFIRM_RUN))
+        confirm = ConfirmRound.cost(@lab, 2, @lab.window(ConfirmRound::PLANNED_RUN))
         after == 1 ? confirm + @lab.knee_cost(KNEE_LEVELS) : confirm
-      end
-
-      def expected_latency(entry)
-        p50 = Stats::Summary.of(entry.probes.map { |r| r.dig("latency_ms", "p50") }).median
-        return @slo.p99_ms / 1000.0 unless p50
-
-        (2 * p50 / 1000.0).clamp(0.05, [@slo.p99_ms / 1000.0, 0.05].max)
       end
 
       def setups(count)
@@ -261,8 +270,7 @@ module Rackbench
       end
 
       def stop!(why)
-        @stopped ||= why
-        true
+        @state.stop!(why)
       end
     end
   end

@@ -56,10 +56,12 @@ module Rackbench
 
         cmp = view.compare(endpoint, level, ranked[0], ranked[1])
         rest = ranked.drop(1).map { |s| "#{s} #{Findings.rps(view.median(endpoint, s, level))}" }.join(", ")
-        head = if !cmp.called?
-                 "#{endpoint} at c=#{level}: no leader beyond noise, #{ranked[0]} #{Findings.rps(cmp.a_rps)} req/s, then"
-               else
-                 "#{endpoint} at c=#{level}: #{ranked[0]} led with #{Findings.rps(cmp.a_rps)} req/s, then"
+        head = case cmp.verdict
+               when :a then "#{endpoint} at c=#{level}: #{ranked[0]} led with #{Findings.rps(cmp.a_rps)} req/s, then"
+               when :b
+                 "#{endpoint} at c=#{level}: #{ranked[1]} decided ahead over the rounds, though #{ranked[0]}'s median " \
+                   "(#{Findings.rps(cmp.a_rps)} req/s) is higher; then"
+               else "#{endpoint} at c=#{level}: no leader decided, #{ranked[0]} #{Findings.rps(cmp.a_rps)} req/s, then"
                end
         "#{head} #{rest} (#{ranked[0]} over #{ranked[1]}: #{cmp.change}; #{cmp.note})."
       end

@@ -3,19 +3,26 @@
 require_relative "../suites"
 require_relative "../stats/cells"
 require_relative "../stats/summary"
-require_relative "../stats/welch"
+require_relative "../stats/decision"
 require_relative "../report/number_format"
+require_relative "../report/decision_text"
 
 module Rackbench
   module Suites
     # A finished suite's conclusions, with numbers, computed from the run
     # directory's stored trials only. Figures are medians of the repetitions
-    # of a cell; with repetitions a difference is called only when Welch's
-    # t-test supports it (Stats::Welch, two-sided, alpha = 0.05). Without
-    # them a line says "single run: no significance test", and two medians
-    # within LEVEL of each other are called level, not ranked.
+    # of a cell. With 2 or more rounds a difference is decided as every run
+    # decides one (Stats::Decision, margin 5%): the ratio of the two setups'
+    # req/s with a 95% interval from the per-round log ratios (paired: both
+    # measured in each round; unpaired, Welch on the logs, only where the
+    # rounds do not match), called ahead only when the interval lies beyond
+    # the margin, level only when it lies inside it (equivalent), and
+    # undecided otherwise. All the comparisons one suite's findings make are
+    # held together with Holm's step-down (Stats::Decision.holm). Without
+    # rounds a line says "single run: nothing decided", and two medians within
+    # LEVEL of each other are called level, not ranked.
     module Findings
-      LEVEL = 0.05 # single runs: medians closer than 5% are "level"
+      LEVEL = 0.05 # single runs: medians closer than 5% are "level"; also the decisions' margin
       FAR = 2.0    # "far ahead": at least twice the other's req/s
 
       module_function
@@ -29,15 +36,21 @@ module Rackbench
         suite = Suites.fetch(name)
         io.puts
         io.puts "Findings of suite #{name} (seed #{suite::SEED}: #{suite::TITLE}), from the stored trials " \
-                "(req/s: successful responses, median of the repetitions):"
+                "(req/s: successful responses, median of the rounds; a difference decided over the rounds, margin " \
+                "+-#{Report::DecisionText.pct(LEVEL * 100)}%, all held together with Holm's step-down):"
         lines_for(name, store.trials).each { |line| io.puts "  - #{line}" }
       end
 
+      # The findings run twice: once to meet every comparison they make, then,
+      # with those decisions held together (Holm), to word them.
       def lines_for(name, trials)
         view = View.new(trials)
         return ["no trials were stored: nothing to conclude (see the failures above)"] if view.empty?
 
-        Suites.fetch(name).findings(view)
+        suite = Suites.fetch(name)
+        suite.findings(view)
+        Stats::Decision.holm(view.decisions)
+        suite.findings(view)
       end
 
       def rps(value)
@@ -48,8 +61,26 @@ module Rackbench
         Report::NumberFormat.ms(value)
       end
 
-      # Two setups' req/s in one cell (endpoint x level): a ahead, b ahead or level.
-      Comparison = Struct.new(:a, :b, :a_values, :b_values, keyword_init: true) do
+      # A decision seen from the other side: B against A read as A against B
+      # (the ratio, its interval and faster/slower turned round).
+      Flipped = Struct.new(:decision) do
+        def outcome = { higher: :lower, lower: :higher }.fetch(decision.outcome, decision.outcome)
+        def ratio = 1 / decision.ratio
+        def ci_low = 1 / decision.ci_high
+        def ci_high = 1 / decision.ci_low
+        def low_pct = (ci_low - 1) * 100
+        def high_pct = (ci_high - 1) * 100
+        def method = decision.method
+        def rounds = decision.rounds
+        def rounds_needed = decision.rounds_needed
+        def held_by = decision.held_by
+        def margin = decision.margin
+      end
+
+      # Two setups' req/s in one cell (endpoint x level): a ahead, b ahead or
+      # level. decision: a's req/s against b's (Stats::Decision, or Flipped),
+      # nil with fewer than 2 rounds on a side.
+      Comparison = Struct.new(:a, :b, :a_values, :b_values, :decision, keyword_init: true) do
         def a_rps
           Stats::Summary.of(a_values).median
         end
@@ -62,19 +93,16 @@ module Rackbench
           b_rps.to_f.positive? ? a_rps / b_rps : Float::INFINITY
         end
 
-        def test
-          Stats::Welch.test(b_values, a_values)
-        end
-
-        # :a or :b (one is ahead), :level (medians within LEVEL and no test
-        # says otherwise) or :unclear (apart, but the test calls it noise).
+        # :a or :b (decided ahead beyond the margin), :level (equivalent
+        # within it; single run: medians within LEVEL) or :unclear (undecided).
         def verdict
-          t = test
-          close = none? || (ratio - 1).abs < LEVEL
-          return leader if t&.significant?
-          return :level if close
-
-          t ? :unclear : leader
+          case decision&.outcome
+          when :higher then :a
+          when :lower then :b
+          when :equivalent then :level
+          when :undecided then :unclear
+          else none? || (ratio - 1).abs < LEVEL ? :level : leader
+          end
         end
 
         # Neither setup answered a request successfully.
@@ -105,17 +133,27 @@ module Rackbench
           format("%+.0f%%", (r - 1) * 100)
         end
 
+        # The decision in the words every report uses (Report::DecisionText),
+        # with its method: "decided: 95% CI +9% to +27%, paired over 3 rounds".
         def note
-          t = test
-          if t.nil?
-            return "single run: no significance test" if a_values.size < 2 && b_values.size < 2
+          d = decision
+          if d.nil?
+            return "single run: nothing decided" if a_values.size < 2 && b_values.size < 2
+            return "fewer than 2 rounds on one side: nothing decided" if a_values.size < 2 || b_values.size < 2
 
-            return "fewer than 2 repetitions on one side: no significance test"
+            return "a round with no successful response: no ratio to decide"
           end
-          return Stats::Welch::NO_VARIANCE if t.no_variance?
-          return format("same within noise, Welch p = %.2f", t.p) unless t.significant?
+          ci = "95% CI #{Report::DecisionText.signed(d.low_pct)} to #{Report::DecisionText.signed(d.high_pct)}, #{how(d)}"
+          case d.outcome
+          when :higher, :lower then "decided: #{ci}"
+          when :equivalent then "equivalent within +-#{Report::DecisionText.pct(d.margin * 100)}%: #{ci}"
+          else "undecided: #{ci}#{Report::DecisionText.more(d)}"
+          end
+        end
 
-          t.p < 0.001 ? "Welch p < 0.001" : format("Welch p = %.3f", t.p)
+        def how(decision)
+          paired = decision.method == Stats::Decision::PAIRED
+          paired ? "paired over #{decision.rounds} rounds" : "unpaired over #{a_values.size} and #{b_values.size} rounds"
         end
       end
 
@@ -179,8 +217,23 @@ module Rackbench
           ranked(endpoint, level, server: server).first
         end
 
-        def compare(endpoint, level, a, b)
-          Comparison.new(a: a, b: b, a_values: values(endpoint, a, level), b_values: values(endpoint, b, level))
+        # a against b in one cell (level_b: b's level when the cells differ,
+        # e.g. each setup's peak). The decision is made once per pair of
+        # cells, whichever way round it is asked, so the family Holm holds
+        # counts each pair once.
+        def compare(endpoint, level, a, b, level_b: level)
+          ka = [endpoint, a, level]
+          kb = [endpoint, b, level_b]
+          decision = if (d = decided[[ka, kb]]) then Flipped.new(d)
+                     else decided[[kb, ka]] ||= decide(ka, kb)
+                     end
+          Comparison.new(a: a, b: b, a_values: values(endpoint, a, level), b_values: values(endpoint, b, level_b),
+                         decision: decision)
+        end
+
+        # Every decision the comparisons asked for so far.
+        def decisions
+          decided.values.compact
         end
 
         # Median PSS footprint (MB) of the setup's trials in the cell; nil when not sampled.
@@ -214,6 +267,33 @@ module Rackbench
         def health_failures(endpoint, setup, level)
           checks = (cell(endpoint, setup, level)&.trials || []).filter_map { |t| t["health"] }
           checks.empty? ? nil : checks.sum { |h| h["failures"].to_i }
+        end
+
+        private
+
+        # {[base cell, other cell] => Stats::Decision of other's req/s against base's, or nil}.
+        def decided
+          @decided ||= {}
+        end
+
+        # Paired over the rounds both cells ran (2 or more), else unpaired.
+        def decide(other, base)
+          o = by_round(*other)
+          b = by_round(*base)
+          common = (o.keys & b.keys).sort
+          if common.size >= 2
+            Stats::Decision.of(common.map { |r| b[r] }, common.map { |r| o[r] }, paired: true, margin: LEVEL)
+          else
+            Stats::Decision.of(b.values, o.values, paired: false, margin: LEVEL)
+          end
+        end
+
+        # {round => goodput} of one cell (the trial's repetition is its round).
+        def by_round(endpoint, setup, level)
+          (cell(endpoint, setup, level)&.trials || []).each_with_object({}) do |t, out|
+            v = t["goodput_rps"] || t["rps"]
+            out[t["repetition"] || 1] = v if v
+          end
         end
       end
     end

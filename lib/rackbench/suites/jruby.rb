@@ -74,10 +74,14 @@ module Rackbench
         return nil if peak.size < 2
 
         lead, other = peak.keys.sort_by { |s| -view.median(endpoint, s, peak[s]).to_f }
-        cmp = Findings::Comparison.new(a: lead, b: other, a_values: view.values(endpoint, lead, peak[lead]),
-                                       b_values: view.values(endpoint, other, peak[other]))
+        cmp = view.compare(endpoint, peak[lead], lead, other, level_b: peak[other])
         shown = [lead, other].map { |s| "#{s} #{Findings.rps(view.median(endpoint, s, peak[s]))} at c=#{peak[s]}" }
-        verdict = { level: "level", unclear: "#{cmp.change} for #{lead}" }.fetch(cmp.verdict, "#{lead} ahead by #{cmp.change}")
+        verdict = case cmp.verdict
+                  when :level then "level"
+                  when :a then "#{lead} ahead by #{cmp.change}"
+                  when :b then "#{other} decided ahead over the rounds, though #{lead}'s median is higher"
+                  else "#{cmp.change} for #{lead}"
+                  end
         "Peak req/s on #{endpoint}: #{shown.join(' vs ')} (#{verdict}; #{cmp.note}; the post: Puma ~420 vs Unicorn ~350 at 16 users)."
       end
 

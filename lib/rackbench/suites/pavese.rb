@@ -35,8 +35,9 @@ module Rackbench
           the post); n = 30 (~0.19 s) keeps that queue near the post's below 4 cores.
 
           Quick: /fibonacci/25, pauses and upstream #{QUICK_PAUSE_S} s, c = #{QUICK_LEVELS.join(', ')}, 2 s per trial,
-          Unicorn xN, Puma xN:5 and xN:10, 2 repetitions so that Welch's t-test can tell a difference from noise
-          (c = 10 is left out to keep it to a few minutes).
+          Unicorn xN, Puma xN:5 and xN:10, 2 rounds so that each difference has a paired 95% interval (ahead,
+          level within 5%, or undecided: two rounds decide only large or steady differences, -r 3 or more decides
+          more; c = 10 is left out to keep it to a few minutes).
 
           Findings: the post's conclusions checked at the highest common concurrency.
         TEXT
@@ -117,8 +118,8 @@ module Rackbench
           "On #{kind(endpoint)} Unicorn is level with Puma: #{un} vs #{pu} req/s at c=#{level} " \
             "(#{cmp.change} for Puma; #{cmp.note})."
         else
-          "On #{kind(endpoint)} Unicorn and Puma differ by no more than noise: #{un} vs #{pu} req/s at c=#{level} " \
-            "(#{cmp.change} for Puma; #{cmp.note}; more repetitions, -r 3 or more, can tell)."
+          "On #{kind(endpoint)} Unicorn and Puma are not decided apart: #{un} vs #{pu} req/s at c=#{level} " \
+            "(#{cmp.change} for Puma; #{cmp.note})."
         end
       end
 

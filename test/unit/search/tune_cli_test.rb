@@ -38,6 +38,17 @@ class TuneCliTest < Minitest::Test
     assert_usage(/unknown option --setup .*rackbench tune --help/, "--memory-budget", "1G", "--setup", "puma x2")
   end
 
+  # The finalists' decisions take the run's margin and seed.
+  def test_margin_and_seed
+    ok = ["--memory-budget", "1G", "--slo-p99", "500ms"]
+    assert_usage(/--margin must be a percentage above 0 and below 100, e\.g\. 5 for \+-5% \(got 0%\)/, *ok, "--margin", "0")
+    assert_usage(/--margin must be a percentage above 0 and below 100/, *ok, "--margin", "100")
+    assert_usage(/--seed must be a whole number >= 0 \(got "x"\)/, *ok, "--seed", "x")
+    _, out, = run_cli("tune", "--help")
+    assert_match(/--margin PERCENT +equivalence margin of the decisions between setups/, out)
+    assert_match(/--seed N +random seed of the rounds' setup orders/, out)
+  end
+
   def test_help_and_listing
     status, out, = run_cli("tune", "--help")
     assert_equal 0, status

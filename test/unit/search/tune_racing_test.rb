@@ -6,6 +6,8 @@ require "rackbench/search/slo"
 require "rackbench/search/tune/entry"
 require "rackbench/search/tune/racing"
 require "rackbench/search/tune/noise"
+require "rackbench/search/tune/ranking"
+require "rackbench/search/tune/pair_words"
 
 class TuneRacingTest < Minitest::Test
   Tune = Rackbench::Search::Tune
@@ -125,25 +127,62 @@ class TuneRacingTest < Minitest::Test
     assert_match(/runner-up by its probe/, decisions.last.reason)
   end
 
-  def test_rank_tied_knees_are_decided_by_a_significantly_lower_p99
-    slo = Rackbench::Search::Slo.new(p99_ms: 300)
-    x3 = entry("puma x2:3", knee: 410, fail: 440, confirms: [run_at(409, 150), run_at(411, 160), run_at(410, 155)])
-    x5 = entry("puma x2:5", knee: 420, fail: 450, confirms: [run_at(410, 215), run_at(408, 220), run_at(411, 210)])
-    ranked = R.rank([x5, x3], slo)
-    assert_equal ["puma x2:3", "puma x2:5"], ranked.map(&:label)
-    cmp = R.compare(x3.confirms, x5.confirms)
-    refute cmp["rps"]["significant"]
-    assert cmp["p99_ms"]["significant"]
-    assert_in_delta 38.7, cmp["p99_ms"]["diff_pct"], 0.1
+  def test_the_leader_takes_the_best_setup_it_matched_in_less_memory_to_round_three
+    a = entry("puma x1:10", probe: 200, knee: 180, fail: 195)
+    tied = entry("puma x2:5", probe: 201)
+    other = entry("puma x2:10", probe: 199)
+    picks, decisions = R.finalists([a], dominated: { tied => a, other => entry("unicorn x4") })
+    assert_equal ["puma x1:10", "puma x2:5"], picks.map(&:label), "only those the leader itself matched"
+    assert_match(/\Afinalist without a knee search: as fast as puma x1:10 in round 1 \(201 vs 200 req\/s\)/, decisions.last.reason)
+    assert decisions.last.keep
   end
 
-  def test_rank_holding_the_slo_beats_a_higher_knee_and_clear_knees_beat_p99
-    slo = Rackbench::Search::Slo.new(p99_ms: 300)
-    holds = entry("unicorn x4", knee: 300, fail: 320, confirms: [run_at(300, 200)] * 3)
-    breaks = entry("puma x2:5", knee: 420, fail: 450, confirms: [run_at(300, 400), run_at(300, 380), run_at(300, 100)])
-    assert_equal ["unicorn x4", "puma x2:5"], R.rank([breaks, holds], slo).map(&:label)
-    fast = entry("puma x4:5", knee: 500, fail: 540, confirms: [run_at(300, 250), run_at(300, 260), run_at(300, 255)])
-    assert_equal "puma x4:5", R.rank([holds, fast], slo).first.label, "a knee higher beyond both brackets wins"
+  def rounds(*runs)
+    runs.each_with_index.map { |r, i| r.merge("round" => i + 1) }
+  end
+
+  def ranking(*entries, slo: Rackbench::Search::Slo.new(p99_ms: 300))
+    Tune::Ranking.new(entries, slo: slo, margin: 0.05, endpoint: "/pause/0.05", rate: 410)
+  end
+
+  # Paired by round: the rounds drift together (410, 395, 420), x2:5's p99 is
+  # a third higher in each, so the pair is decided though the values overlap.
+  def test_ranking_decides_on_paired_rounds_and_a_lower_p99_wins_at_equal_throughput
+    x3 = entry("puma x2:3", knee: 410, confirms: rounds(run_at(410, 150), run_at(395, 120), run_at(420, 180)))
+    x5 = entry("puma x2:5", knee: 420, confirms: rounds(run_at(409, 200), run_at(396, 160), run_at(421, 240)))
+    r = ranking(x5, x3)
+    assert_equal ["puma x2:3", "puma x2:5"], r.order.map(&:label)
+    pair = r.pair(x3, x5)
+    assert_equal [x3, :p99, true], [pair.better, pair.basis, pair.settled?]
+    assert_equal %w[equivalent slower equivalent], r.entries.map(&:outcome)
+    p99 = r.entries.find { |e| e.metric == "latency_ms.p99" }.decision
+    assert_operator p99.ci_low, :>, 1.05
+    assert_equal Rackbench::Stats::Decision::PAIRED, p99.method
+    text = Tune::PairWords.sentence(pair, r, runner_up: x5)
+    assert_match(%r{\Arunner-up puma x2:5 against puma x2:3 \(3 paired rounds at 410 req/s\): req/s equivalent within \+-5% \(95% CI .*\); p99 slower by 3\d% \(95% CI \d+-\d+%\); PSS equivalent within \+-5% \(95% CI \+0% to \+0%\): puma x2:3 wins: decided lower p99 at equivalent throughput\z}, text)
+  end
+
+  def test_ranking_holding_the_slo_comes_first_then_fewer_processes_on_a_full_tie
+    holds = entry("unicorn x4", confirms: rounds(*[run_at(300, 200)] * 3))
+    breaks = entry("puma x2:5", confirms: rounds(run_at(300, 400), run_at(300, 380), run_at(300, 100)))
+    r = ranking(breaks, holds)
+    assert_equal ["unicorn x4", "puma x2:5"], r.order.map(&:label)
+    assert_equal :slo, r.pair(holds, breaks).basis
+    assert_match(/unicorn x4 wins: it held the SLO in 3 of 3 rounds, puma x2:5 in 1 of 3/, Tune::PairWords.sentence(r.pair(holds, breaks), r))
+    one = entry("puma x1:8", confirms: rounds(run_at(300, 200, 60.0), run_at(301, 201, 60.0), run_at(299, 199, 60.0)))
+    three = entry("puma x2:4", confirms: rounds(run_at(300, 200, 60.0), run_at(301, 201, 60.0), run_at(299, 199, 60.0)))
+    r = ranking(three, one)
+    assert_equal ["puma x1:8", "puma x2:4"], r.order.map(&:label), "equivalent on all three: 1 process beats 3"
+    assert_equal [:processes, true], [r.pair(one, three).basis, r.pair(one, three).settled?]
+  end
+
+  # A faster finalist wins over a smaller one: throughput comes first.
+  def test_ranking_a_decided_faster_finalist_beats_a_smaller_one
+    small = entry("puma x1:5", confirms: rounds(run_at(250, 250, 30.0), run_at(240, 260, 30.0), run_at(255, 255, 30.0)))
+    fast = entry("puma x2:5", confirms: rounds(run_at(300, 250, 50.0), run_at(290, 260, 50.0), run_at(306, 255, 50.0)))
+    r = ranking(small, fast)
+    assert_equal ["puma x2:5", "puma x1:5"], r.order.map(&:label)
+    assert_equal :rps, r.pair(small, fast).basis
   end
 
   def test_confirmation_shortens_reasons

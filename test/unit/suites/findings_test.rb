@@ -33,29 +33,71 @@ class SuiteFindingsTest < Minitest::Test
     lines = findings("pavese", pavese_trials(fib: { "unicorn x2" => [31.2], "puma x2:5" => [30.4], "puma x2:10" => [29.0] },
                                              pause: { "unicorn x2" => [9.8], "puma x2:5" => [200.0], "puma x2:10" => [402.0] }))
     assert_includes lines, "On fibonacci Unicorn is level with Puma: unicorn x2 31.2 vs puma x2:5 (best Puma) 30.4 " \
-                           "req/s at c=50 (-3% for Puma; single run: no significance test)."
+                           "req/s at c=50 (-3% for Puma; single run: nothing decided)."
     assert_includes lines, "Puma far ahead on pause: puma x2:10 (best Puma) 402 req/s vs unicorn x2 9.8 req/s at c=50 " \
-                           "(41x; single run: no significance test)."
+                           "(41x; single run: nothing decided)."
     assert_match(/Agrees with the post on 2 of 2 endpoints/, lines.last)
   end
 
-  def test_pavese_with_repetitions_uses_welchs_test
+  # Rounds: each round's ratio pairs the two setups measured in it, so a
+  # steady 3% gap is decided equivalent within the 5% margin, and 20x ahead.
+  def test_pavese_with_rounds_decides_on_the_paired_rounds
     lines = findings("pavese", pavese_trials(fib: { "unicorn x2" => [31.0, 32.0, 30.5], "puma x2:5" => [30.0, 31.5, 29.8] },
                                              pause: { "unicorn x2" => [9.8, 9.9, 9.7], "puma x2:5" => [200.0, 199.0, 201.0] }))
     fib = lines.find { |l| l.include?("fibonacci") }
-    assert_match(/\AOn fibonacci Unicorn is level with Puma: unicorn x2 31\.0 vs puma x2:5 30\.0 req\/s .*same within noise, Welch p = 0\.\d\d\)\.\z/, fib)
-    assert_match(/\APuma far ahead on pause: puma x2:5 200 req\/s vs unicorn x2 9\.8 req\/s at c=50 \(20x; Welch p < 0\.001\)\.\z/,
+    assert_match(/\AOn fibonacci Unicorn is level with Puma: unicorn x2 31\.0 vs puma x2:5 30\.0 req\/s at c=50 \(-3% for Puma; equivalent within \+-5%: 95% CI -\d\.\d% to -0\.\d%, paired over 3 rounds\)\.\z/, fib)
+    assert_match(/\APuma far ahead on pause: puma x2:5 200 req\/s vs unicorn x2 9\.8 req\/s at c=50 \(20x; decided: 95% CI \+\d+% to \+\d+%, paired over 3 rounds\)\.\z/,
                  lines.find { |l| l.include?("pause") })
+    refute(lines.any? { |l| l.match?(/significan|within noise|Welch/) })
   end
 
-  def test_pavese_calls_a_large_difference_that_welch_calls_noise_unclear
+  # Without rounds to pair (the repetitions were numbered apart), unpaired.
+  def test_rounds_that_do_not_match_are_decided_unpaired
+    trials = pavese_trials(fib: { "unicorn x2" => [31.0, 32.0, 30.5], "puma x2:5" => [30.0, 31.5, 29.8] },
+                           pause: { "unicorn x2" => [9.8, 9.9, 9.7], "puma x2:5" => [200.0, 199.0, 201.0] })
+    trials.each { |t| t["repetition"] += 10 if t["setup"] == "puma x2:5" }
+    pause = findings("pavese", trials).find { |l| l.include?("pause") }
+    assert_match(/\(20x; decided: 95% CI \+\d+% to \+\d+%, unpaired over 3 and 3 rounds\)\.\z/, pause)
+  end
+
+  # Two rounds that disagree: undecided, with about how many more rounds.
+  def test_pavese_calls_a_large_difference_the_rounds_cannot_decide_unclear
     lines = findings("pavese", pavese_trials(fib: { "unicorn x2" => [110.0, 36.0], "puma x2:5" => [62.0, 120.0] },
                                              pause: { "unicorn x2" => [8.4, 9.0], "puma x2:5" => [36.0, 69.0] }))
-    assert_match(/\AOn fibonacci Unicorn and Puma differ by no more than noise: unicorn x2 73\.0 vs puma x2:5 91\.0 req\/s /, lines[0])
-    assert_match(/\(\+25% for Puma; same within noise, Welch p = 0\.\d\d; more repetitions, -r 3 or more, can tell\)\.\z/, lines[0])
-    assert_match(/\AOn pause Unicorn and Puma differ by no more than noise: .*\(6\.0x for Puma; same within noise, .* The post found Puma ahead here\.\z/,
+    assert_match(/\AOn fibonacci Unicorn and Puma are not decided apart: unicorn x2 73\.0 vs puma x2:5 91\.0 req\/s /, lines[0])
+    assert_match(/\(\+25% for Puma; undecided: 95% CI -\d+% to \+\d+%, paired over 2 rounds, about \d+ more rounds\)\.\z/, lines[0])
+    assert_match(/\AOn pause Unicorn and Puma are not decided apart: .*\(6\.0x for Puma; undecided: .* The post found Puma ahead here\.\z/,
                  lines[1])
     assert_match(/Agrees with the post on 1 of 2 endpoints/, lines.last)
+  end
+
+  # A pair of cells asked both ways round is one decision of the family Holm
+  # holds, read from either side.
+  def test_a_pair_asked_both_ways_round_is_one_decision
+    view = Rackbench::Suites::Findings::View.new(pavese_trials(fib: { "unicorn x2" => [31.0, 32.0, 30.5], "puma x2:5" => [30.0, 31.5, 29.8] },
+                                                               pause: { "unicorn x2" => [9.8, 9.9, 9.7], "puma x2:5" => [200.0, 199.0, 201.0] }))
+    a = view.compare("/pause/2", 50, "puma x2:5", "unicorn x2")
+    b = view.compare("/pause/2", 50, "unicorn x2", "puma x2:5")
+    assert_equal 1, view.decisions.size
+    assert_equal %i[a b], [a.verdict, b.verdict]
+    assert_in_delta 1 / a.decision.ratio, b.decision.ratio, 1e-9
+    assert_in_delta 1 / a.decision.ci_high, b.decision.ci_low, 1e-9
+  end
+
+  # Holm over the suite's comparisons: two 1.5x leads over 2 rounds, each
+  # decided alone (one-sided p about 0.02 < 0.025), are not both decided at
+  # once (the smaller p must be under 0.025 / 2): both are held back.
+  def test_the_suites_comparisons_are_held_together_with_holm
+    trials = pavese_trials(fib: { "unicorn x2" => [20.0, 20.0], "puma x2:5" => [29.32, 30.66] },
+                           pause: { "unicorn x2" => [10.0, 10.0], "puma x2:5" => [14.66, 15.33] })
+    view = Rackbench::Suites::Findings::View.new(trials)
+    alone = %w[/fibonacci/30 /pause/2].map { |e| view.compare(e, 50, "puma x2:5", "unicorn x2").decision }
+    assert_equal %i[higher higher], alone.map(&:outcome), "alone: each decided"
+    assert(alone.all? { |d| d.p_value > 0.0125 && d.p_value < 0.025 }, alone.map(&:p_value).inspect)
+    lines = findings("pavese", trials)
+    assert_match(/\AOn fibonacci Unicorn and Puma are not decided apart: .*paired over 2 rounds, about \d+ more rounds?; decided alone, but not among 2 decisions\)\./,
+                 lines[0])
+    assert_match(/\AOn pause Unicorn and Puma are not decided apart: .*decided alone, but not among 2 decisions\)\./, lines[1])
   end
 
   def test_pavese_says_where_the_run_differs_from_the_post
@@ -76,9 +118,9 @@ class SuiteFindingsTest < Minitest::Test
              [trial("thin", "/pause/1", 100, 1.0, errors: { "timeout" => 66 }), trial("unicorn x2", "/pause/1", 100, 2.0)]
     lines = findings("arena", trials)
     assert_includes lines, "/server at c=100: thin led with 900 req/s, then unicorn x2 800, puma x2:16 700 " \
-                           "(thin over unicorn x2: +12%; single run: no significance test)."
+                           "(thin over unicorn x2: +12%; single run: nothing decided)."
     assert_includes lines, "/pause/1 at c=100: unicorn x2 led with 2.0 req/s, then thin 1.0 " \
-                           "(unicorn x2 over thin: 2.0x; single run: no significance test)."
+                           "(unicorn x2 over thin: 2.0x; single run: nothing decided)."
     assert_includes lines, "Failed requests, as the post's \"failed\" runs: thin 66 (66 timeout)."
   end
 
@@ -111,7 +153,7 @@ class SuiteFindingsTest < Minitest::Test
     end
     lines = findings("jruby", trials)
     assert_equal "Peak req/s on /template-render: puma x1:16 420 at c=16 vs unicorn x2 350 at c=16 (puma x1:16 ahead " \
-                 "by +20%; single run: no significance test; the post: Puma ~420 vs Unicorn ~350 at 16 users).", lines[0]
+                 "by +20%; single run: nothing decided; the post: Puma ~420 vs Unicorn ~350 at 16 users).", lines[0]
     assert_match(/\AMean latency at c=128: unicorn x2 400 ms vs puma x1:16 50 ms/, lines[1])
     assert_match(/\APuma ran on MRI/, lines[2])
     jruby = trials.map { |t| t.merge("setup" => t["setup"].sub("puma x1:16", "puma x1:16 on jruby")) }
@@ -123,10 +165,10 @@ class SuiteFindingsTest < Minitest::Test
     trials = { "thin" => 9000.0, "thin behind nginx" => 5400.0, "unicorn x2" => 3000.0,
                "unicorn x2 behind nginx" => 2950.0 }.map { |s, v| trial(s, "/hello", 100, v) } +
              [trial("thin", "/pause/0.1", 100, 0.0), trial("thin behind nginx", "/pause/0.1", 100, 0.0)]
-    assert_equal ["thin behind nginx vs thin: /hello 5400 vs 9000 req/s at c=100 (-40%; single run: no significance " \
-                  "test); /pause/0.1: neither answered at c=100.",
+    assert_equal ["thin behind nginx vs thin: /hello 5400 vs 9000 req/s at c=100 (-40%; single run: nothing decided); " \
+                  "/pause/0.1: neither answered at c=100.",
                   "unicorn x2 behind nginx vs unicorn x2: /hello 2950 vs 3000 req/s at c=100 (level; single run: " \
-                  "no significance test)."], findings("nginx", trials)
+                  "nothing decided)."], findings("nginx", trials)
   end
 
   def test_no_trials_and_a_run_that_was_not_a_suite
@@ -140,6 +182,6 @@ class SuiteFindingsTest < Minitest::Test
     store.write_meta("suite" => "nginx")
     store.append_trial(trial("thin", "/hello", 10, 100.0))
     Rackbench::Suites::Findings.report(store, io: io)
-    assert_match(/\AFindings of suite nginx \(seed 004: .*\), from the stored trials \(req\/s: successful responses, median of the repetitions\):\n  - No server ran both/, io.string.lstrip)
+    assert_match(/\AFindings of suite nginx \(seed 004: .*\), from the stored trials \(req\/s: successful responses, median of the rounds; a difference decided over the rounds, margin \+-5%, all held together with Holm's step-down\):\n  - No server ran both/, io.string.lstrip)
   end
 end

@@ -89,7 +89,7 @@ module Rackbench
           end
           return true if @ranked.first.equal?(step)
 
-          edge_done(@ranked.first, true, "SLO", "the confirmation runs ranked #{@ranked.first.label} above #{setup.label}")
+          edge_done(@ranked.first, true, "SLO", "round 3's paired rounds ranked #{@ranked.first.label} above #{setup.label}")
         end
 
         # The current winner: confirmed first, else the best knee, else the best probe.

@@ -49,6 +49,16 @@ module Rackbench
           knee_fail || knee_rps * (1 + Racing::KNEE_PRECISION)
         end
 
+        # Seconds an open-loop run provisions connections for: twice the
+        # probes' median latency, between 50 ms and the SLO's p99 (the SLO's
+        # p99 when nothing was probed).
+        def expected_latency(slo)
+          p50 = Stats::Summary.of(probes.map { |r| r.dig("latency_ms", "p50") }).median
+          return slo.p99_ms / 1000.0 unless p50
+
+          (2 * p50 / 1000.0).clamp(0.05, [slo.p99_ms / 1000.0, 0.05].max)
+        end
+
         # PSS footprint: the median over every trial measured on it.
         def footprint_mb
           Stats::Summary.of(records.map { |r| r.dig("memory", "pss_total_mb") }).median

@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require_relative "../../stats/summary"
-require_relative "../../stats/welch"
 
 module Rackbench
   module Search
@@ -23,11 +22,14 @@ module Rackbench
       #          saturated throughput. So a survivor whose probe (plus noise)
       #          times that ceiling is below the best knee found so far cannot
       #          win and is dropped without a search (a bound, as in branch and
-      #          bound). Finalists: the best knee, the runner-up,
-      #          and a third whose knee bracket overlaps the leader's.
-      # round 3  finalists at the leader's knee rate, 3 longer repetitions each;
-      #          leader and runner-up compared with Welch's t-test on achieved
-      #          req/s, p99 and PSS footprint.
+      #          bound). Finalists: the best knee, the runner-up, the best
+      #          survivor the leader matched in less memory (dominance: a tie
+      #          that round 3 decides with intervals), and a third whose knee
+      #          bracket overlaps the leader's, at most 3.
+      # round 3  finalists in paired rounds at one offered rate (ConfirmRound),
+      #          decided by Ranking (Stats::Decision on req/s, p99 and PSS).
+      # The tests of rounds 1 and 2 screen on single measurements with a noise
+      # band; only round 3's decisions carry intervals.
       module Racing
         Decision = Struct.new(:entry, :keep, :reason, :test, keyword_init: true)
 
@@ -122,27 +124,40 @@ module Rackbench
         # searched; spare: live entries left unsearched for lack of time
         # (best probe first), one of which stands in as runner-up when only
         # one knee was found. (Entries the bound ruled out never stand in:
-        # they are known to be worse.)
-        def finalists(searched, spare: [], max: 3)
+        # they are known to be worse.) dominated: {entry => the entry that
+        # matched it in less memory}; the best of those the leader matched
+        # joins the finalists, so that the tie is decided on paired rounds.
+        def finalists(searched, spare: [], dominated: {}, max: 3)
           ranked = searched.select(&:knee_rps).sort_by { |e| [-e.knee_rps, e.footprint_mb || Float::INFINITY] }
           leader = ranked.first
           picks = []
+          challenger = nil
           if leader
             picks << leader
             runner = ranked[1] || spare.max_by(&:probe_rps)
             picks << runner if runner
-            picks.concat(ranked[2..].to_a.select { |e| overlap?(e, leader) }.first(max - picks.size))
+            challenger = dominated.select { |_, by| by.equal?(leader) }.keys.max_by(&:probe_rps)
+            picks << challenger if challenger
+            picks.concat(ranked[2..].to_a.select { |e| overlap?(e, leader) })
+            picks = picks.first(max)
           end
           decisions = searched.map do |e|
             keep = picks.include?(e)
             test = !keep && e.knee_rps && leader && !overlap?(e, leader) ? KNEE_TEST : nil
             Decision.new(entry: e, keep: keep, reason: knee_reason(e, leader, picks), test: test)
           end
-          if picks[1] && !searched.include?(picks[1])
+          if picks[1] && !searched.include?(picks[1]) && !picks[1].equal?(challenger)
             decisions << Decision.new(entry: picks[1], keep: true,
                                       reason: "runner-up by its probe (#{rps(picks[1].probe_rps)} req/s; its knee was not searched: time)")
           end
+          decisions << Decision.new(entry: challenger, keep: true, reason: challenger_reason(challenger, leader)) if picks.include?(challenger)
           [picks, decisions]
+        end
+
+        def challenger_reason(entry, leader)
+          "finalist without a knee search: as fast as #{leader.label} in round 1 (#{rps(entry.probe_rps)} vs " \
+            "#{rps(leader.probe_rps)} req/s) in more memory (#{entry.footprint_mb&.round(1)} > #{leader.footprint_mb&.round(1)} " \
+            "MiB PSS); round 3 decides the tie"
         end
 
         # A knee search that failed even at a light load (at most LIGHT_LOAD
@@ -184,56 +199,11 @@ module Rackbench
             "footprint_mb" => summary(records.map { |r| r.dig("memory", "pss_total_mb") }) }
         end
 
-        METRICS = { "rps" => ->(r) { r["goodput_rps"] || r["rps"] }, "p99_ms" => ->(r) { r.dig("latency_ms", "p99") },
-                    "footprint_mb" => ->(r) { r.dig("memory", "pss_total_mb") } }.freeze
-
-        # Welch's t-test (two-sided, alpha 0.05) of b against a on each metric.
-        def compare(a_records, b_records)
-          METRICS.to_h do |name, get|
-            a = a_records.map(&get).compact.map(&:to_f)
-            b = b_records.map(&get).compact.map(&:to_f)
-            test = Stats::Welch.test(a, b)
-            ma = a.empty? ? nil : a.sum / a.size
-            mb = b.empty? ? nil : b.sum / b.size
-            [name, { "a_mean" => ma&.round(2), "b_mean" => mb&.round(2),
-                     "diff_pct" => ma && mb && ma.positive? ? ((mb - ma) / ma * 100).round(1) : nil,
-                     "p" => test&.p&.round(4), "significant" => test ? test.significant? : nil,
-                     "no_variance" => test&.no_variance? || nil }]
-          end
-        end
-
-        # Round 3 order, best first. finalists: entries with confirms.
-        def rank(finalists, slo)
-          conf = finalists.to_h { |e| [e, confirmation(e.confirms, slo)] }
-          finalists.sort { |a, b| better?(a, b, conf) ? -1 : (better?(b, a, conf) ? 1 : 0) }
-        end
-
-        # Does a beat b? Holding the SLO first; then a knee that is higher
-        # beyond both brackets; then a significantly lower p99; then a
-        # significantly smaller footprint; then the higher knee.
-        def better?(a, b, conf)
-          ca = conf[a]
-          cb = conf[b]
-          return ca["holds"] if ca["holds"] != cb["holds"]
-          return mean(ca["rps"]) > mean(cb["rps"]) unless ca["holds"]
-          return a.knee_rps > b.knee_rps if a.knee_rps && b.knee_rps && !overlap?(a, b)
-
-          cmp = compare(a.confirms, b.confirms)
-          %w[p99_ms footprint_mb].each do |metric|
-            return cmp[metric]["b_mean"] > cmp[metric]["a_mean"] if cmp[metric]["significant"]
-          end
-          (a.knee_rps || 0) > (b.knee_rps || 0) || ((a.knee_rps || 0) == (b.knee_rps || 0) && mean(ca["rps"]) > mean(cb["rps"]))
-        end
-
         def summary(values)
           s = Stats::Summary.of(values)
           return nil if s.n.zero?
 
           { "n" => s.n, "median" => s.median.round(2), "mean" => s.mean.round(2), "stdev" => s.stdev.round(2) }
-        end
-
-        def mean(summary)
-          summary ? summary["mean"] : 0.0
         end
 
         def rps(value)

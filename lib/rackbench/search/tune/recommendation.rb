@@ -2,36 +2,46 @@
 
 require_relative "racing"
 require_relative "pareto"
+require_relative "confirm_round"
+require_relative "ranking"
+require_relative "pair_words"
 require_relative "../../units"
-require_relative "../../stats/welch"
+require_relative "../../stats/decision"
 
 module Rackbench
   module Search
     class Tune
       # The answer, from the best evidence tune reached:
-      #   "confirmed"  round 3 ran: the finalists' order (Racing.rank)
+      #   "confirmed"  round 3 ran: the finalists' order (Ranking, from paired rounds)
       #   "knee"       round 3 did not run (time): the highest open-loop knee
       #   "probe"      no knee was measured (time): the best closed-loop probe
-      # with one sentence saying why, the runner-up and whether the
-      # difference is significant, and the Pareto table of every candidate
-      # probed (throughput of the round-1 probe, measured alike for all, vs
-      # PSS footprint). A setup over the memory budget is never recommended.
+      # with one sentence saying why: against a confirmed runner-up, each
+      # metric's decision with its interval and the rule that chose
+      # (PairWords); against one that was not confirmed, why not. The
+      # decisions between the finalists are stored as report JSON's are
+      # (`decisions`: a, b, metric, ratio, ci_low, ci_high, margin, rounds,
+      # method, outcome), with the pair that chose the winner (`decision`),
+      # and the Pareto table of every candidate probed (throughput of the
+      # round-1 probe, measured alike for all, vs PSS footprint). A setup over
+      # the memory budget is never recommended.
       class Recommendation
         EVIDENCE = {
-          "confirmed" => "open-loop knee search, then repeated runs at the leader's knee",
+          "confirmed" => "open-loop knee search, then paired rounds of the finalists at one rate",
           "knee" => "open-loop knee search only: the time budget ran out before the confirmation runs",
           "probe" => "closed-loop probes only: the time budget ran out before any knee search",
           "unmet" => "open-loop knee searches: no rate met the SLO"
         }.freeze
 
-        def initialize(entries:, ranked:, slo:, endpoint:, rate:, window:, budget_mb:, unreachable: nil)
+        # confirmed: round 3's ConfirmRound::Result, or nil.
+        def initialize(entries:, confirmed:, slo:, endpoint:, budget_mb:, unreachable: nil)
           @entries = entries.reject { |e| e.footprint_mb && e.footprint_mb > budget_mb }
           @all = entries
-          @ranked = ranked
+          @confirmed = confirmed
+          @ranked = confirmed&.ranked&.select { |e| @entries.include?(e) }
+          @rate = confirmed&.rate
+          @window = confirmed&.window
           @slo = slo
           @endpoint = endpoint
-          @rate = rate
-          @window = window
           @unreachable = unreachable
         end
 
@@ -42,13 +52,13 @@ module Rackbench
           @winner, @runner, @evidence = pick
           return nil unless @winner
 
-          @comparison = comparison
+          @pair = @runner && @confirmed&.ranking&.pair(@winner, @runner)
           { "setup" => @winner.label, "server" => @winner.setup.server, "workers" => @winner.setup.workers,
             "threads" => @winner.setup.threads, "endpoint" => @endpoint, "slo" => @slo.to_h,
             "evidence" => @evidence, "evidence_note" => EVIDENCE[@evidence], **figures(@winner),
             "reason" => "#{@winner.label} — #{headline}#{runner_clause ? "; #{runner_clause}" : ''}",
-            "runner_up" => @runner && { "setup" => @runner.label, **figures(@runner) },
-            "comparison" => @comparison, "pareto" => pareto }
+            "runner_up" => @runner && runner_up, "confirm" => confirm, "decision" => decision,
+            "decisions" => @confirmed ? @confirmed.ranking.entries.map(&:to_h) : [], "pareto" => pareto }
         end
 
         private
@@ -73,7 +83,7 @@ module Rackbench
             "evidence_note" => EVIDENCE["unmet"], "unreachable" => @unreachable,
             "reason" => "no setup met #{slo} on #{@endpoint}: #{why}; raise --slo-p99#{suggestion} or tune another endpoint",
             "best_throughput" => best && { "setup" => best.label, "probe_rps" => best.probe_rps&.round(1) },
-            "runner_up" => nil, "comparison" => nil, "pareto" => pareto }
+            "runner_up" => nil, "decision" => nil, "decisions" => [], "pareto" => pareto }
         end
 
         # An objective half again above the p99 seen at a light load.
@@ -101,22 +111,41 @@ module Rackbench
         end
 
         def figures(entry)
-          conf = entry.confirms.any? ? Racing.confirmation(entry.confirms, @slo).merge("rate" => @rate, "window_s" => @window) : nil
+          conf = confirmed?(entry) ? Racing.confirmation(entry.confirms, @slo).merge("rate" => @rate, "window_s" => @window) : nil
           { "knee_rps" => entry.knee_rps, "knee_fail" => entry.knee_fail, "probe_rps" => entry.probe_rps&.round(1),
-            "footprint_mb" => entry.footprint_mb&.round(1), "confirmation" => conf }
+            "footprint_mb" => entry.footprint_mb&.round(1), "processes" => Ranking.processes(entry.setup), "confirmation" => conf }
         end
 
-        # Welch's t-test when both ran round 3; otherwise the test that
-        # dropped the runner-up, if one did (nil: not tested).
-        def comparison
-          if @evidence == "confirmed" && @runner&.confirms&.any?
-            cmp = Racing.compare(@winner.confirms, @runner.confirms)
-            return cmp.merge("method" => Stats::Welch::METHOD, "a" => @winner.label, "b" => @runner.label,
-                             "significant" => cmp.values.any? { |m| m["significant"] })
-          end
-          return nil unless @runner&.drop_test
+        def confirmed?(entry)
+          @evidence == "confirmed" && @ranked.include?(entry) && entry.confirms.any?
+        end
 
-          { "method" => @runner.drop_test, "a" => @winner.label, "b" => @runner.label, "significant" => true }
+        # Why a runner-up was not confirmed, when it was not.
+        def runner_up
+          row = { "setup" => @runner.label, **figures(@runner) }
+          return row if @pair
+
+          row.merge("not_confirmed" => @runner.dropped || "the time budget ran out before round 3", "dropped_by" => @runner.drop_test)
+        end
+
+        # Round 3's rate, rounds and method (nil when it did not run).
+        def confirm
+          return nil unless @confirmed
+
+          { "rate" => @rate, "window_s" => @window, "rounds" => @confirmed.rounds, "knee" => @confirmed.knee,
+            "first_rate" => @confirmed.first_rate, "capped" => @confirmed.capped, "retried" => @confirmed.retried,
+            "method" => Stats::Decision::PAIRED,
+            "margin" => @confirmed.ranking.margin, "rule" => Ranking::RULE,
+            "holm" => Stats::Decisions::HOLM }
+        end
+
+        # The pair that chose between the winner and the runner-up.
+        def decision
+          return nil unless @pair
+
+          { "a" => @pair.a.label, "b" => @pair.b.label, "winner" => @winner.label, "basis" => @pair.basis.to_s,
+            "settled" => @pair.settled?, "rounds" => @pair.rounds,
+            "rounds_needed" => @pair.settled? ? nil : @pair.rounds_needed, "text" => PairWords.sentence(@pair, @confirmed.ranking) }
         end
 
         def headline
@@ -125,10 +154,17 @@ module Rackbench
           case @evidence
           when "confirmed"
             c = Racing.confirmation(@winner.confirms, @slo)
-            runs = "#{c['passes']}/#{c['n']} runs of #{@window} s at #{Racing.rps(@rate)} req/s held it, p99 #{c.dig('p99_ms', 'median')&.round} ms"
-            if c["holds"] && @winner.knee_rps && @winner.knee_rps > @rate
-              "#{Racing.rps(@rate)} req/s within #{slo} (#{runs}; its short-window knee, #{Racing.rps(@winner.knee_rps)} req/s, " \
-                "did not hold over #{@window} s)#{mem}"
+            runs = "#{c['passes']}/#{c['n']} paired rounds of #{@window} s at #{Racing.rps(@rate)} req/s held it, " \
+                   "p99 #{c.dig('p99_ms', 'median')&.round} ms"
+            knee = Racing.rps(@confirmed.knee)
+            if c["holds"] && @confirmed.retried
+              share = (ConfirmRound::SUSTAINED * 100).round
+              first = @confirmed.capped ? "#{Racing.rps(@confirmed.first_rate)} req/s, #{share}% of the leader's saturated throughput," \
+                                        : "the leader's short-window knee, #{knee} req/s,"
+              "#{Racing.rps(@rate)} req/s within #{slo} (#{runs}; #{first} did not hold over #{@window} s)#{mem}"
+            elsif c["holds"] && @confirmed.capped
+              "#{Racing.rps(@rate)} req/s within #{slo} (#{runs}; #{(ConfirmRound::SUSTAINED * 100).round}% of the leader's " \
+                "saturated throughput, below its knee of #{knee} req/s, so that a queue stays short)#{mem}"
             elsif c["holds"]
               "#{Racing.rps(@rate)} req/s within #{slo} (#{runs})#{mem}"
             else
@@ -140,38 +176,18 @@ module Rackbench
           end
         end
 
+        # Against a confirmed runner-up: each metric's decision and the rule
+        # (PairWords); otherwise why it was not confirmed.
         def runner_clause
           return nil unless @runner
-          return "runner-up #{@runner.label} (#{runner_figure}; not compared: out of time)" unless @comparison
-          return "runner-up #{@runner.label} is worse (#{runner_figure}): #{@runner.dropped}" unless @comparison.key?("rps")
+          return PairWords.sentence(@pair, @confirmed.ranking, runner_up: @runner) if @pair
 
-          cw = Racing.confirmation(@winner.confirms, @slo)
-          cr = Racing.confirmation(@runner.confirms, @slo)
-          if cw["holds"] && !cr["holds"]
-            return "#{@runner.label} does not hold the SLO at #{Racing.rps(@rate)} req/s (#{cr['failures'].first})"
-          end
-
-          lower_knee = @winner.knee_rps && @runner.knee_rps && !Racing.overlap?(@winner, @runner)
-          lower = lower_knee ? "its knee is lower (#{Racing.rps(@runner.knee_rps)} req/s); " : ""
-          "#{@runner.label}: #{lower}#{metric_clauses}"
+          why = @runner.dropped ? "not confirmed: #{@runner.dropped}" : "not confirmed: out of time"
+          "runner-up #{@runner.label} (#{runner_figure}; #{why})"
         end
 
         def runner_figure
           @runner.knee_rps ? "knee #{Racing.rps(@runner.knee_rps)} req/s" : "probe #{Racing.rps(@runner.probe_rps)} req/s"
-        end
-
-        NAMES = { "rps" => "req/s", "p99_ms" => "p99", "footprint_mb" => "PSS" }.freeze
-
-        def metric_clauses
-          same, differ = NAMES.keys.partition { |m| !@comparison.dig(m, "significant") }
-          return "the same within noise on req/s, p99 and PSS (#{Stats::Welch::METHOD}): either will do" if differ.empty?
-
-          diffs = differ.map do |m|
-            d = @comparison.dig(m, "diff_pct")
-            "#{NAMES[m]} #{d.positive? ? '+' : ''}#{d.round}% (significant, p = #{format('%.3f', @comparison.dig(m, 'p'))})"
-          end
-          head = same.empty? ? "" : "the same #{same.map { |m| NAMES[m] }.join(' and ')} within noise, but "
-          "#{head}#{diffs.join(', ')} at #{Racing.rps(@rate)} req/s"
         end
 
         def pareto

@@ -1,0 +1,71 @@
+# frozen_string_literal: true
+
+require_relative "../../report/decision_text"
+require_relative "racing"
+require_relative "ranking"
+
+module Rackbench
+  module Search
+    class Tune
+      # One pair of finalists in words (Ranking::Pair): each metric's
+      # decision as every report says it (Report::DecisionText: direction and
+      # 95% interval, or "undecided" with about how many more rounds), then
+      # which one wins by which rule, and whether more rounds could change it.
+      #
+      #   puma x2:5 against puma x1:10 (4 paired rounds at 180 req/s): req/s equivalent within +-5%
+      #   (95% CI -0.2% to +0.3%); p99 undecided (95% CI -9% to +12%, about 6 more rounds); PSS larger by
+      #   48% (95% CI 44-52%): puma x1:10 wins: req/s equivalent, p99 undecided, so the smaller footprint;
+      #   not settled: about 2 more rounds would settle it
+      module PairWords
+        module_function
+
+        def sentence(pair, ranking, runner_up: nil)
+          names = [pair.b, pair.a].map { |e| e.equal?(runner_up) ? "runner-up #{e.label}" : e.label }
+          rounds = pair.rounds
+          head = "#{names[0]} against #{names[1]} (#{rounds} paired #{rounds == 1 ? 'round' : 'rounds'} at " \
+                 "#{Racing.rps(ranking.rate)} req/s)"
+          metrics = Ranking::METRICS.filter_map { |m| pair.entries[m] && Report::DecisionText.phrase(pair.entries[m]) }
+          "#{head}: #{metrics.join('; ')}: #{verdict(pair, ranking)}#{still_open(pair)}"
+        end
+
+        def verdict(pair, ranking)
+          w = pair.better
+          o = pair.other(w)
+          case pair.basis
+          when :slo
+            "#{w.label} wins: it held the SLO in #{held(w, ranking)}, #{o.label} in #{held(o, ranking)}"
+          when :rps then "#{w.label} wins: decided faster"
+          when :p99 then "#{w.label} wins: decided lower p99#{pair.outcome('rps') == :equivalent ? ' at equivalent throughput' : ', req/s not decided apart'}"
+          when :pss then "#{w.label} wins: #{performance(pair)}, so the smaller footprint"
+          when :processes
+            pss = pair.outcome("memory.pss_total_mb") == :equivalent ? "equivalent" : "not decided apart"
+            "#{w.label} wins: #{performance(pair)} and PSS #{pss}, so the fewer processes " \
+              "(#{Ranking.processes(w.setup)} against #{Ranking.processes(o.setup)})"
+          else "#{w.label} is kept (the higher knee): nothing decided between them"
+          end
+        end
+
+        # "equivalent on req/s and p99", or each: "req/s equivalent, p99 undecided".
+        def performance(pair)
+          outcomes = { "req/s" => pair.outcome("rps"), "p99" => pair.outcome("latency_ms.p99") }
+          return "equivalent on req/s and p99" if outcomes.values.all?(:equivalent)
+
+          outcomes.map { |name, o| "#{name} #{o == :equivalent ? 'equivalent' : 'undecided'}" }.join(", ")
+        end
+
+        def held(entry, ranking)
+          c = Racing.confirmation(entry.confirms, ranking.slo)
+          "#{c['passes']} of #{c['n']} rounds"
+        end
+
+        def still_open(pair)
+          return "" if pair.settled?
+
+          need = pair.rounds_needed
+          more = need ? "about #{[need - pair.rounds, 1].max} more rounds would settle it" : "more rounds could change it"
+          "; not settled: #{more}"
+        end
+      end
+    end
+  end
+end

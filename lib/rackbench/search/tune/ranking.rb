@@ -1,0 +1,167 @@
+# frozen_string_literal: true
+
+require_relative "../../stats/decision"
+require_relative "../../stats/decisions"
+require_relative "../../server"
+require_relative "racing"
+
+module Rackbench
+  module Search
+    class Tune
+      # Round 3's decision between the finalists, from their paired rounds at
+      # one offered rate (ConfirmRound: every finalist once per round, a
+      # fresh boot each, in a fresh random order). For each pair A/B and each
+      # of req/s (successful responses), p99 and PSS footprint, a
+      # Stats::Decision on the ratio B / A from the per-round log ratios
+      # (paired: Student's t over the rounds both ran). PSS is sampled once per
+      # boot and every finalist boots once per round, so it pairs by round too.
+      # All the pairs' decisions are one family, held together with Holm's
+      # step-down (Stats::Decision.holm).
+      #
+      # The rule, for two finalists (the first that applies):
+      #   1. one holds the SLO in most of its rounds and the other does not:
+      #      the one that holds (the SLO is the user's constraint);
+      #   2. req/s decided apart (beyond the margin): the faster;
+      #   3. p99 decided apart: the lower (at a throughput not decided apart);
+      #   4. PSS decided apart: the smaller. So finalists equivalent on req/s
+      #      and p99 go to the smaller footprint, and so do finalists whose
+      #      req/s or p99 no round decided: a difference that cannot be shown
+      #      does not buy memory;
+      #   5. fewer processes (the master and its workers; 1 single-process);
+      #   6. the knee search's order (the finalists as given).
+      # Three finalists: each scores the others it beats (Copeland), ties by
+      # the knee order. A is the better of each pair as first ranked in the
+      # knee order, so the words read from the winner's side; the decisions
+      # are then taken again in that orientation (the margin's bounds,
+      # ln 0.95 and ln 1.05, are not quite symmetric) and ranked once more.
+      #
+      # A pair is settled when a performance difference decided it (2, 3; or
+      # 1 with p99 decided apart too), or when req/s and p99 are equivalent
+      # and PSS is not undecided; otherwise more rounds could change it, and
+      # rounds_needed says about how many (Decision#rounds_needed).
+      class Ranking
+        METRICS = Stats::Decisions::METRICS # rps, latency_ms.p99, memory.pss_total_mb
+        VALUE = {
+          "rps" => ->(r) { r["goodput_rps"] || r["rps"] },
+          "latency_ms.p99" => ->(r) { r.dig("latency_ms", "p99") },
+          "memory.pss_total_mb" => ->(r) { r.dig("memory", "pss_total_mb") }
+        }.freeze
+        BASIS = { "rps" => :rps, "latency_ms.p99" => :p99, "memory.pss_total_mb" => :pss }.freeze
+        RULE = "paired rounds at one offered rate; holding the SLO first, then req/s decided apart (the faster), " \
+               "then p99 decided apart (the lower), then PSS decided apart (the smaller), then fewer processes; " \
+               "finalists equivalent on req/s and p99, or not decided apart on them, go to the smaller footprint"
+
+        # One pair's decisions (metric => Stats::Decisions::Entry), the better
+        # of the two and the rule that chose it.
+        Pair = Struct.new(:a, :b, :entries, :better, :basis, keyword_init: true) do
+          def other(entry) = entry.equal?(a) ? b : a
+          def outcome(metric) = entries[metric]&.decision&.outcome
+          def decided?(metric) = %i[higher lower].include?(outcome(metric))
+
+          def settled?
+            case basis
+            when :rps, :p99 then true
+            when :slo then decided?("latency_ms.p99")
+            else outcome("rps") == :equivalent && outcome("latency_ms.p99") == :equivalent &&
+              !outcome("memory.pss_total_mb").nil? && outcome("memory.pss_total_mb") != :undecided
+            end
+          end
+
+          # About how many rounds in all would decide what is still undecided.
+          def rounds_needed
+            entries.values.map(&:decision).select { |d| d.outcome == :undecided }.filter_map(&:rounds_needed).max
+          end
+
+          def rounds = entries.values.map { |e| e.decision.rounds }.max
+        end
+
+        attr_reader :order, :pairs, :rate, :slo, :margin
+
+        # finalists: entries whose confirms carry "round"; rate: the offered rate.
+        def initialize(finalists, slo:, margin:, endpoint:, rate:)
+          @finalists = finalists
+          @slo = slo
+          @margin = margin
+          @endpoint = endpoint
+          @rate = rate
+          first = rank(finalists, build(finalists))
+          @pairs = build(first)
+          @order = rank(finalists, @pairs)
+        end
+
+        def winner = @order.first
+
+        def pair(x, y)
+          @pairs.find { |p| (p.a.equal?(x) && p.b.equal?(y)) || (p.a.equal?(y) && p.b.equal?(x)) }
+        end
+
+        # The winner's pairs that more rounds could still change.
+        def open
+          @pairs.select { |p| (p.a.equal?(winner) || p.b.equal?(winner)) && !p.settled? }
+        end
+
+        def entries = @pairs.flat_map { |p| p.entries.values }
+
+        def holds?(entry) = Racing.confirmation(entry.confirms, @slo)["holds"]
+
+        def self.processes(setup)
+          Server.adapter_class(setup.server).new.single_process?(setup) ? 1 : setup.workers + 1
+        end
+
+        private
+
+        def build(list)
+          pairs = list.combination(2).map do |a, b|
+            Pair.new(a: a, b: b, entries: METRICS.to_h { |m| [m, entry(a, b, m)] }.compact)
+          end
+          Stats::Decision.holm(pairs.flat_map { |p| p.entries.values.map(&:decision) })
+          pairs.each { |p| p.better, p.basis = judge(p) }
+        end
+
+        # Copeland: the finalists that beat the most others first, then the knee order.
+        def rank(list, pairs)
+          wins = Hash.new(0).compare_by_identity
+          pairs.each { |p| wins[p.better] += 1 }
+          list.sort_by { |e| [-wins[e], @finalists.index(e)] }
+        end
+
+        def entry(a, b, metric)
+          xs, ys = by_round(a, b, VALUE.fetch(metric))
+          d = Stats::Decision.of(xs, ys, paired: true, margin: @margin)
+          d && Stats::Decisions::Entry.new(endpoint: @endpoint, level: @rate, loop: "open", a: a.label, b: b.label,
+                                           metric: metric, decision: d)
+        end
+
+        # The metric's values of the rounds both ran, in round order.
+        def by_round(a, b, get)
+          va = per_round(a, get)
+          vb = per_round(b, get)
+          rounds = (va.keys & vb.keys).sort
+          [rounds.map { |r| va[r] }, rounds.map { |r| vb[r] }]
+        end
+
+        def per_round(entry, get)
+          entry.confirms.each_with_object({}) { |r, out| (v = get.call(r)) && out[r["round"]] = v }
+        end
+
+        def judge(pair)
+          a = pair.a
+          b = pair.b
+          return [holds?(a) ? a : b, :slo] if holds?(a) != holds?(b)
+
+          METRICS.each do |m|
+            next unless pair.decided?(m)
+
+            b_better = m == "rps" ? pair.outcome(m) == :higher : pair.outcome(m) == :lower
+            return [b_better ? b : a, BASIS.fetch(m)]
+          end
+          pa = self.class.processes(a.setup)
+          pb = self.class.processes(b.setup)
+          return [pa < pb ? a : b, :processes] if pa != pb
+
+          [@finalists.index(a) <= @finalists.index(b) ? a : b, :order]
+        end
+      end
+    end
+  end
+end
