@@ -126,9 +126,20 @@ class ReadmeCommandsTest < Minitest::Test
     assert_equal 0, help.status
     assert_match(/--resume DIR/, help.stdout)
     assert_empty help.stderr
+    # After bin/setup wrk is on PATH, and only a missing wrk (or an
+    # unreachable --load-host) is a FAIL: doctor exits 0, whatever it warns of.
     doctor = @shell.run("doctor")
-    assert_includes [0, 1], doctor.status, doctor.stderr
-    assert_match(/wrk/, doctor.stdout + doctor.stderr)
+    assert_equal 0, doctor.status, doctor.stdout + doctor.stderr
+    assert_match(/^ok    wrk\s+version 4\.\d/, doctor.stdout)
+    assert_empty doctor.stdout.lines.grep(/^FAIL/)
     refute_match(/^WARN|warning:/, doctor.stderr)
+  end
+
+  # The same command where wrk is missing: one FAIL line saying what to do, exit 1.
+  def test_doctor_without_wrk_fails_and_says_what_to_do
+    doctor = Rackbench::UserShell.new(@cwd, env: { "PATH" => File.join(@cwd, "empty-bin") }).run("doctor", timeout: 60)
+    assert_equal 1, doctor.status, doctor.stdout + doctor.stderr
+    assert_equal ["FAIL  wrk           not found on PATH: run bin/setup (or apt-get install wrk)\n"], doctor.stdout.lines.grep(/^FAIL/)
+    refute_match(/^\s+from .*:\d+:in /, doctor.stderr)
   end
 end

@@ -129,17 +129,49 @@ module Rackbench
       File.exist?(path) ? File.readlines(path).map { |l| JSON.parse(l) } : []
     end
 
-    # The three things every case asserts.
-    def assert_fault_outcome(exit_code:, message:, run_dir: nil, min_trials: 0)
+    # The three things every case asserts: the exit status, what the user is
+    # told, and that nothing is left running or listening.
+    #
+    # What the user is told, one of:
+    # - message: the line this fault gives, a Regexp that exactly one line of
+    #   the stream `on` (:stderr, or :stdout where a run's summary names a
+    #   failed setup) matches. An "Error:" or "Interrupted" line on stderr is
+    #   the only such line there; any other fault gives none.
+    # - silent: why this case rightly gives no line (a recovery that ends as
+    #   a clean run, or a fault the run's own files record): then stderr has
+    #   no Error/Interrupted line and neither stream a FAILED line.
+    def assert_fault_outcome(exit_code:, message: nil, on: :stderr, silent: nil, run_dir: nil, min_trials: 0)
+      raise ArgumentError, "give the fault's message: /.../ or silent: \"why there is none\"" unless message.nil? ^ silent.nil?
+
       @rb.wait
       assert_equal exit_code, @rb.exit_code, "stderr: #{@rb.stderr}"
-      lines = @rb.stderr.lines.grep(/\A(Error|Interrupted)/)
-      assert_equal 1, lines.size, "one error line expected in: #{@rb.stderr}" if message
-      assert_match message, lines.first.to_s if message
+      assert_told(message, on) if message
+      assert_quiet if silent
       refute_match(/^\s+from .*:\d+:in /, @rb.stderr, "no stack trace")
       assert_operator read_trials(run_dir).size, :>=, min_trials if run_dir
       assert_empty @rb.survivors.map { |e| "#{e.pid} #{Sampling::ProcessTree.cmdline(e.pid)}" }, "processes left running"
       assert_empty @rb.listening_ports, "ports left listening"
+    end
+
+    private
+
+    ERROR_LINE = /\A(Error|Interrupted)/.freeze
+
+    def assert_told(message, stream)
+      text = stream == :stdout ? @rb.stdout : @rb.stderr
+      matching = text.lines.grep(message)
+      assert_equal 1, matching.size, "one line matching #{message.inspect} expected on #{stream}:\n#{text}"
+      errors = @rb.stderr.lines.grep(ERROR_LINE)
+      if stream == :stderr && matching.first.match?(ERROR_LINE)
+        assert_equal 1, errors.size, "one error line expected in: #{@rb.stderr}"
+      else
+        assert_empty errors, "no error line for a fault the run handled"
+      end
+    end
+
+    def assert_quiet
+      assert_empty @rb.stderr.lines.grep(ERROR_LINE), "no error line: #{@rb.stderr}"
+      assert_empty (@rb.stdout + @rb.stderr).lines.grep(/\bFAILED\b/), "no FAILED line"
     end
   end
 end

@@ -24,8 +24,8 @@ class FaultKilledRunTest < Minitest::Test
     out = File.join(tmpdir, "run")
     killed = kill_mid_run(out)
     start_rackbench("run", "--resume", out)
-    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 4)
-    assert_match(/^Stopped \d+ process\(es\) a killed rackbench left running in this run: \d+ (puma|unicorn)/, @rb.stderr)
+    assert_fault_outcome(exit_code: 0, run_dir: out, min_trials: 4,
+                         message: /\AStopped \d+ process\(es\) a killed rackbench left running in this run: \d+ (puma|unicorn)/)
     assert_empty killed.survivors.map { |e| "#{e.pid} #{Rackbench::Sampling::ProcessTree.cmdline(e.pid)}" }
     assert_empty killed.listening_ports
     assert_equal 4, read_trials(out).map { |t| t["key"] }.uniq.size

@@ -30,7 +30,9 @@ class FaultRunTest < Minitest::Test
     @rb.wait
     before = read_trials(out).map { |t| t["key"] }
     start_rackbench("run", "--resume", out)
-    assert_fault_outcome(exit_code: 0, message: nil, run_dir: out, min_trials: 4)
+    assert_fault_outcome(exit_code: 0, run_dir: out, min_trials: 4,
+                         silent: "a resume that completes is a clean run: its progress counts on from the stored trials")
+    assert_match(%r{\A  \[#{before.size + 1}/4\] }, @rb.stderr.lines.grep(%r{\A  \[\d+/4\] }).first, "counted on, not from 1")
     keys = read_trials(out).map { |t| t["key"] }
     assert_equal 4, keys.size, "every trial exactly once"
     assert_equal keys.uniq, keys
@@ -93,9 +95,8 @@ class FaultRunTest < Minitest::Test
     port = holder.addr[1]
     start_rackbench("run", "-s", "thin behind nginx", "-e", "/hello", "-c", "1", "-d", "0.5", "--warmup", "0", "--port", port,
                     "-o", File.join(tmpdir, "run"))
-    assert_fault_outcome(exit_code: 1, message: nil)
-    assert_match(/FAILED thin behind nginx .*nginx could not listen on 127.0.0.1:#{port}: the port is already in use by another process/,
-                 @rb.stdout)
+    assert_fault_outcome(exit_code: 1, on: :stdout,
+                         message: /\AFAILED thin behind nginx \(repetition 1\): nginx could not listen on 127\.0\.0\.1:#{port}: the port is already in use/)
   ensure
     holder&.close
   end

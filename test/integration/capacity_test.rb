@@ -22,6 +22,40 @@ class CapacityIntegrationTest < Minitest::Test
     assert_match(/unicorn x2 on \/pause\/0.02:\n  open loop: sustains [\d.]+ req\/s within p99 500 ms/, out)
   end
 
+  # The default loops (no --loop: closed, then open) to the end, with
+  # --sustain 2: one level each (--max-levels 1; wrk runs whole seconds) and
+  # the 2 s re-run of the open-loop knee, 4 s of load in all (the least a
+  # 2 s sustain takes, as it re-runs a knee the search found first). Two
+  # workers on 10 ms pauses serve about 200 req/s: c = 2 (workers x threads)
+  # and 80% of what it reached both hold p99 500 ms, and so does the sustain.
+  def test_default_loops_then_sustain_run_to_completion
+    dir = File.join(tmpdir, "cap")
+    status, out, err = run_cli("capacity", "-s", "unicorn x2", "-e", "/pause/0.01", "-d", "0.5", "--warmup", "0",
+                               "--max-levels", "1", "--sustain", "2", "-q", "-o", dir)
+    assert_equal 0, status, err
+    rows = File.readlines(File.join(dir, "capacity.jsonl")).map { |l| JSON.parse(l) }
+    trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+    levels = rows.select { |r| r["type"] == "level" }
+    assert_equal [%w[closed open], [true, true]], [levels.map { |l| l["kind"] }, levels.map { |l| l["pass"] }], levels.inspect
+    knee = rows.find { |r| r["type"] == "knee" }
+    closed = trials.find { |t| t["loop"] == "closed" }
+    assert_equal [2, "wrk"], [knee.dig("closed", "pass"), closed["engine"]]
+    assert_in_delta 0.8 * closed["rps"], knee.dig("open", "pass"), 0.1, "the open loop starts from 80% of the closed-loop knee's req/s"
+
+    sustain = knee["sustain"]
+    assert_equal [2, knee.dig("open", "pass"), true], sustain.values_at("seconds", "rate", "holds"), sustain.inspect
+    opens = trials.select { |t| t["loop"] == "open" }
+    assert_equal [knee.dig("open", "pass")] * 2, opens.map { |t| t["rate"] }, "the knee's level, then the sustain at its rate"
+    assert_in_delta 2.0, opens.last["duration_s"], 0.3, "the sustain runs --sustain seconds, not -d"
+    assert_equal opens.last.dig("latency_ms", "p99"), sustain["p99_ms"]
+
+    assert_match(/^  open loop: sustains [\d.]+ req\/s within p99 500 ms/, out)
+    assert_match(/^  closed loop: sustains 2 connections within p99 500 ms/, out)
+    assert_match(/^  sustained [\d.]+ req\/s for 2 s: holds \(/, out)
+    html = File.read(File.join(dir, "report.html"))
+    %w[capacity-0-open capacity-0-closed].each { |id| assert_includes html, %(data-chart="#{id}") }
+  end
+
   def test_bad_slo_values
     status, _out, err = run_cli("capacity", "-s", "thin", "-e", "/", "--slo-p99", "fast")
     assert_equal 2, status

@@ -190,8 +190,8 @@ module Rackbench
 
       def warnings(record)
         cell = "#{@trial.setup.label} #{@trial.endpoint} #{@trial.level_label}"
-        [client_warning(record, cell), stopped_warning(record, cell), growth_warning(record, cell), starved_warning(record, cell),
-         @sizing&.note&.then { |n| "#{cell}: #{n}" }].compact
+        [client_warning(record, cell), restart_warning(record, cell), stopped_warning(record, cell), growth_warning(record, cell),
+         starved_warning(record, cell), @sizing&.note&.then { |n| "#{cell}: #{n}" }].compact
       end
 
       def client_warning(record, cell)
@@ -201,6 +201,15 @@ module Rackbench
 
         "#{cell}: the load generator used #{(client * 100).round}% of the machine's CPU while it was saturated, " \
           "so the server's figures are understated; use fewer load threads (--threads 1) or load from another machine (--url)"
+      end
+
+      # Workers seen during the trial and gone by its end (Sampling::TrialSummary#worker_restarts).
+      def restart_warning(record, cell)
+        restarts = record.dig("processes", "worker_restarts").to_i
+        return if restarts.zero?
+
+        "#{cell}: #{restarts} worker process(es) exited during the trial (a crash, or a memory limit), so its figures " \
+          "include the requests they dropped and their replacements' start; see the server's log and measure again"
       end
 
       def stopped_warning(record, cell)

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "cgi"
+require "json"
 require "rbconfig"
 require "tmpdir"
 require "rackbench/process/child"
@@ -44,6 +46,25 @@ module Rackbench
 
     def dump_dom(file)
       launch("--dump-dom", "file://#{File.expand_path(file)}")
+    end
+
+    PROBE_JS = File.join(__dir__, "canvas_probe.js")
+    PROBE_PAGE = <<~HTML
+      <!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre id="probe"></pre>
+      <iframe id="report" src="%<src>s" style="width: 1280px; height: 4000px; border: 0"></iframe>
+      <script>%<script>s</script></body></html>
+    HTML
+
+    # What each chart of a report drew, read from its canvas pixels (see
+    # canvas_probe.js): { "report" => data-report, "errors" => ..., "charts" =>
+    # { id => { "points", "canvas", "plot" => { "series" => { label => pixels,
+    # left_y, right_y } } } } }.
+    def charts_drawn(file)
+      probe = File.join(@workdir, "probe-#{@launches + 1}.html")
+      File.write(probe, format(PROBE_PAGE, src: CGI.escapeHTML("file://#{File.expand_path(file)}"), script: File.read(PROBE_JS)))
+      result = launch("--allow-file-access-from-files", "--dump-dom", "file://#{probe}")
+      json = result.stdout[%r{<pre id="probe">(.+?)</pre>}m, 1] or raise "the probe wrote nothing; Chromium's log:\n#{result.log[-2000..]}"
+      JSON.parse(CGI.unescapeHTML(json)).merge("console" => result.console)
     end
 
     def screenshot(file, png, size: "1280,2000")
