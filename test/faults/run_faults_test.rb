@@ -115,7 +115,18 @@ class FaultInputTest < Minitest::Test
     "concurrency 0" => [%w[run --concurrency 0], /--concurrency must be a whole number from 1 to 10000 \(got "0"\)/],
     "unknown server" => [["run", "--setup", "pumba x2:5"], /unknown server "pumba".*did you mean "puma".*accepted servers: puma, unicorn, thin, passenger/],
     "zero workers" => [["run", "--setup", "puma x0:5"], /workers must be 1\.\.256 \(got 0\)/],
-    "misspelt option" => [%w[run --duraton 2], /unknown option --duraton \(did you mean "--duration"\?\)/]
+    "misspelt option" => [%w[run --duraton 2], /unknown option --duraton \(did you mean "--duration"\?\)/],
+    # Round 2 (issue 25): refused before anything boots, in one line.
+    "zero timeout" => [%w[run --timeout 0], /--timeout must be a number of seconds above 0 \(got "0"\): a 0 s timeout fails every request/],
+    "zero boot timeout" => [%w[run --boot-timeout 0], /--boot-timeout must be .* above 0 .*fails every boot/],
+    "zero health timeout" => [%w[run --health-timeout 0], /--health-timeout must be .* above 0 .*fails every health check/],
+    "a 31-year trial" => [%w[run -d 1e9], /--duration "1e9" is over a day \(86400 s\)/],
+    "hexadecimal duration" => [%w[run -d 0x10], /--duration must be a number of seconds >= 0.5 \(got "0x10"\)/],
+    "ten thousand rounds" => [%w[run -r 10000], /--repeat must be a whole number from 1 to 1000 \(got "10000"\)/],
+    "a space in an endpoint" => [["run", "-e", "/he llo"], /endpoint "\/he llo" holds " " at position 4: write it percent-encoded \(%20\)/],
+    "margin of zero" => [%w[run --margin 0], /--margin must be a percentage above 0 and below 100/],
+    "decide one setup" => [["run", "--decide", "-s", "puma x1:2"], /--decide compares setups: give 2 or more/],
+    "one max round" => [%w[run --max-rounds 1], /--max-rounds must be a whole number of 2 or more/]
   }.freeze
 
   CASES.each do |name, (argv, message)|
@@ -137,6 +148,42 @@ class FaultInputTest < Minitest::Test
     status, _out, err = run_cli("run", plan("setup \"puma x1:2\"\nendpont \"/\"\n"))
     assert_equal 2, status
     assert_match(/plan\.rb:2: unknown keyword "endpont" \(did you mean "endpoint"\?\); accepted:/, err)
+  end
+
+  def test_plan_files_that_are_not_plans
+    { "\x7FELF\x02\x01\x00\xFF".b => /is not text \(a binary byte at offset \d+\)/,
+      %(require "nope_not_here"\n) => /requires what cannot be loaded: cannot load such file -- nope_not_here/,
+      "exit 0\n" => /calls exit; a plan file only sets settings/,
+      "" => /sets nothing/ }.each do |text, message|
+      path = File.join(tmpdir, "plan.rb")
+      File.binwrite(path, text)
+      status, _out, err = run_cli("run", path)
+      assert_equal [2, 1], [status, err.lines.size], err
+      assert_match message, err
+    end
+  end
+
+  # The run directory is the record: report never writes over it, and a
+  # damaged record is one line naming file and line, never exit 70.
+  def test_report_and_compare_guard_the_run_directory
+    require_relative "../unit/report/run_fixture"
+    dir = Rackbench::RunFixture.full_run(File.join(tmpdir, "run"))
+    trials = File.read(File.join(dir, "trials.jsonl"))
+    status, _out, err = run_cli("report", dir, "--format", "csv", "-o", File.join(dir, "trials.jsonl"))
+    assert_equal 2, status
+    assert_match(/is one of the run's own files; write the rendering elsewhere/, err)
+    assert_equal trials, File.read(File.join(dir, "trials.jsonl"))
+    File.write(File.join(dir, "trials.jsonl"), trials.sub(/"setup":"puma x2:3"/, '"setup":42'))
+    [["report", dir], ["report", dir, "--format", "json"], ["compare", dir, dir]].each do |argv|
+      status, _out, err = run_cli(*argv)
+      assert_equal 1, status, argv.inspect
+      assert_match(/trials.jsonl line \d+ is not a trial record: setup is 42, not a string; fix or delete that line/, err)
+    end
+    File.delete(File.join(dir, "trials.jsonl"))
+    File.mkfifo(File.join(dir, "trials.jsonl"))
+    status, _out, err = run_cli("report", dir)
+    assert_equal 1, status
+    assert_match(/trials.jsonl is not a regular file \(fifo\)/, err)
   end
 
   def test_plan_wrong_types
