@@ -37,8 +37,10 @@ module Rackbench
     end
 
     # Yields the context a Session needs (upstream stub running meanwhile),
-    # for searches that choose their own levels (rackbench capacity, tune).
+    # for searches that choose their own levels (rackbench capacity, tune),
+    # after the same check for foreign load as a run's.
     def with_context
+      Rackbench::Sampling::Noise.check_before_run(@listener, @engine)
       with_upstream { |env| yield context(env) }
     end
 

@@ -10,7 +10,7 @@ require_relative "../units"
 
 module Rackbench
   module CLI
-    # rackbench report RUN_DIR [--format F] [--pivot P] [--output FILE]:
+    # rackbench report RUN_DIR [--format F] [--pivot P] [--output FILE] [--why]:
     # re-render a stored run from its directory alone.
     class ReportCommand < Command
       FORMATS = {
@@ -44,6 +44,8 @@ module Rackbench
                "  concurrency  per concurrency and metric, endpoints x setups",
                "  (without --pivot, csv is tidy: one row per trial, one column per variable)") { |v| opts[:pivot] = v }
           o.on("-o", "--output FILE", "write to FILE instead of standard output") { |v| opts[:output] = v }
+          o.on("--why", "with the table: after the grid of verdict labels, each cell's full reasons",
+               "  (the numbers behind each label; html and md always carry them)") { opts[:why] = true }
           o.on("--margin PERCENT", "equivalence margin of the decisions between setups (default: the run's, 5)") do |v|
             opts[:margin] = Config.margin(Units.percent(v, flag: "--margin") / 100.0)
           end
@@ -63,6 +65,9 @@ module Rackbench
           raise UsageError, "unknown --pivot #{opts[:pivot].inspect}; accepted: #{PIVOTS.join(', ')}"
         end
         raise UsageError, "--pivot applies to --format csv only" if opts[:pivot] && opts[:format] != "csv"
+        if opts[:why] && opts[:format] != "table"
+          raise UsageError, "--why applies to the terminal table; --format #{opts[:format]} carries the reasons already"
+        end
 
         opts
       end
@@ -71,7 +76,8 @@ module Rackbench
         case opts[:format]
         when "table"
           io = StringIO.new
-          Report::Table.new(store.trials, setups: store.setups, io: io, margin: opts[:margin] || store.meta.dig("config", "margin")).render
+          Report::Table.new(store.trials, setups: store.setups, io: io, margin: opts[:margin] || store.meta.dig("config", "margin"),
+                                          why: opts[:why], run_dir: store.path).render
           io.string
         when "csv" then csv(Report::Dataset.from_store(store, margin: opts[:margin]), opts[:pivot])
         else reporter(FORMATS.fetch(opts[:format])).new(Report::Dataset.from_store(store, margin: opts[:margin])).render

@@ -71,7 +71,8 @@ module Rackbench
       end
 
       def report(store)
-        Report::Table.new(store.trials, setups: store.setups, io: @out, margin: store.meta.dig("config", "margin")).render
+        Report::Table.new(store.trials, setups: store.setups, io: @out, margin: store.meta.dig("config", "margin"),
+                          run_dir: store.path).render
         Suites::Findings.report(store, io: @out)
         @err.puts "Run directory: #{store.path}"
         TestSeam.hold(:report, err: @err, env: @env)

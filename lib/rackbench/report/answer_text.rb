@@ -5,44 +5,92 @@ require_relative "../stats/decisions"
 require_relative "number_format"
 require_relative "decision_text"
 require_relative "quiet_notes"
+require_relative "validity_notes"
 
 module Rackbench
   module Report
     # The answer before the tables: per endpoint, at the highest load level
-    # every setup reached, the setup with the most req/s (median of its
-    # rounds), and the decision against the next one (Stats::Decisions: the
-    # run's family, paired by round, Holm), in the words of DecisionText.
-    # One round cannot decide, and the line says so instead of ranking by a
-    # single measurement. A leader or runner-up measured under foreign load
-    # says so (QuietNotes' "~").
+    # every setup reached (and where at least one cell is valid), the setup
+    # with the most req/s (median of its rounds), and the decision against
+    # the next one (Stats::Decisions: the run's family, paired by round,
+    # Holm), in the words of DecisionText. One round cannot decide, and the
+    # line says so instead of ranking by a single measurement. A cell that is
+    # not valid (Stats::Validity: too short for its latency, Little's law
+    # failing) is never ranked: the line names it as left out. A leader or
+    # runner-up measured under foreign load says so (QuietNotes' "~"), and a
+    # line under the answer says what that mark means. The terminal, Markdown
+    # and the HTML report all read these entries.
     module AnswerText
+      HEAD = "Answer (req/s at the highest level every setup reached; the decision against the next setup):"
+      FOREIGN = "~ = measured under foreign load: a lead marked ~ may be other processes' doing; quiet the machine " \
+                "and measure again"
+
+      # ranked: the level's valid cells, most req/s first; left_out: its
+      # cells that are not valid; versus: the decision's words (nil with one cell).
+      Entry = Struct.new(:endpoint, :level, :ranked, :left_out, :versus, keyword_init: true) do
+        def best = ranked[0]
+        def second = ranked[1]
+
+        def foreign?
+          ranked.first(2).any? { |c| QuietNotes.foreign_cell?(c) }
+        end
+      end
+
       module_function
 
-      def lines(trials, decisions)
+      def entries(trials, decisions)
         cells = Stats::Cells.new(trials.select { |t| t["rps"] })
-        cells.endpoints.filter_map { |endpoint| line(cells, decisions, endpoint) }
+        cells.endpoints.filter_map { |endpoint| entry(cells, decisions, endpoint) }
+      end
+
+      def lines(trials, decisions)
+        entries(trials, decisions).map { |e| line(e) }
+      end
+
+      # The lines under the answer: what "~" means, when a lead carries it.
+      def footnotes(entries)
+        entries.any?(&:foreign?) ? [FOREIGN] : []
       end
 
       def render(trials, decisions, io)
-        body = lines(trials, decisions)
-        return if body.empty?
+        found = entries(trials, decisions)
+        return if found.empty?
 
-        io.puts "Answer (req/s at the highest level every setup reached; the decision against the next setup):"
-        body.each { |l| io.puts "  #{l}" }
+        io.puts HEAD
+        found.each { |e| io.puts "  #{line(e)}" }
+        footnotes(found).each { |l| io.puts "  #{l}" }
       end
 
-      def line(cells, decisions, endpoint)
+      def entry(cells, decisions, endpoint)
         setups = cells.setups(endpoint)
-        level = cells.levels(endpoint).reverse.find { |l| setups.all? { |s| cells[endpoint, s, l] } }
-        return nil unless level
+        reached = cells.levels(endpoint).reverse.select { |l| setups.all? { |s| cells[endpoint, s, l] } }
+        return nil if reached.empty?
 
-        ranked = setups.map { |s| cells[endpoint, s, level] }.sort_by { |c| -c.rps.median.to_f }
-        best, second = ranked
-        head = "#{endpoint} #{cells.level_label(level)}: #{best.setup} #{NumberFormat.rps(best.rps.median)} req/s#{mark(best)}"
-        return "#{head} (the only setup)" unless second
+        valid = ->(l) { setups.map { |s| cells[endpoint, s, l] }.select { |c| ValidityNotes.check(c).valid? } }
+        level = reached.find { |l| valid.call(l).any? } || reached.first
+        ranked = valid.call(level).sort_by { |c| -c.rps.median.to_f }
+        left_out = setups.map { |s| cells[endpoint, s, level] } - ranked
+        e = Entry.new(endpoint: endpoint, level: cells.level_label(level), ranked: ranked, left_out: left_out)
+        e.versus = versus(decisions, endpoint, level, ranked[0], ranked[1]) if ranked[1]
+        e
+      end
 
-        "#{head} vs #{second.setup} #{NumberFormat.rps(second.rps.median)}#{mark(second)}: " \
-          "#{versus(decisions, endpoint, level, best, second)}"
+      def line(entry)
+        where = "#{entry.endpoint} #{entry.level}"
+        left = entry.left_out.map { |c| "#{c.setup}#{ValidityNotes::FLAG}" }.join(", ")
+        return "#{where}: no valid cell (#{left}; see the notes under the tables)" unless entry.best
+
+        head = "#{where}: #{cell_text(entry.best)} req/s#{mark(entry.best)}"
+        text = if entry.second
+                 "#{head} vs #{entry.second.setup} #{NumberFormat.rps(entry.second.rps.median)}#{mark(entry.second)}: #{entry.versus}"
+               else
+                 "#{head} (#{entry.left_out.empty? ? 'the only setup' : 'the only valid cell'})"
+               end
+        entry.left_out.empty? ? text : "#{text}; left out, not valid: #{left}"
+      end
+
+      def cell_text(cell)
+        "#{cell.setup} #{NumberFormat.rps(cell.rps.median)}"
       end
 
       def versus(decisions, endpoint, level, best, second)
@@ -56,7 +104,7 @@ module Rackbench
       end
 
       def mark(cell)
-        QuietNotes.flag(cell.trials).empty? ? "" : " ~"
+        QuietNotes.foreign_cell?(cell) ? QuietNotes::FLAG : ""
       end
     end
   end

@@ -2,15 +2,21 @@
 
 require_relative "number_format"
 require_relative "../stats/verdict"
+require_relative "../stats/cells"
+require_relative "quiet_notes"
+require_relative "validity_notes"
 
 module Rackbench
   module Report
     # The capacity search on the terminal, from capacity.jsonl: each knee in
     # one sentence, then the measured curve (every level, with its verdict).
     # Given the run's trials, each knee also says what stopped it: the
-    # Stats::Verdict of the first failing level's trial.
+    # Stats::Verdict of the first failing level's trial; and a knee whose
+    # trials ran under foreign load is marked "~", one whose trials are not
+    # valid (Stats::Validity) "?" with its reason and the -d it needs.
     class CapacityText
       def initialize(rows, io:, trials: [])
+        @all = trials
         @trials = trials.to_h { |t| [t["key"], t] }
         @knees = rows.select { |r| r["type"] == "knee" }
         @levels = rows.select { |r| r["type"] == "level" }
@@ -26,6 +32,7 @@ module Rackbench
                    "#{k.dig('sustain', 'holds') ? 'holds' : 'does not hold'} (#{k.dig('sustain', 'reason')})" if k["sustain"]
           curve(k)
         end
+        QuietNotes.lines(@all).grep(/\A~/).each { |l| @io.puts l } if @marked
       end
 
       private
@@ -38,14 +45,35 @@ module Rackbench
           got = result["pass_record"] || {}
           text = "sustains #{unit.call(result['pass'])} within #{slo} (#{NumberFormat.rps(got['rps'])} req/s, " \
                  "p99 #{NumberFormat.ms(got.dig('latency_ms', 'p99'))})"
+          cell = pass_cell(knee, result)
+          text += marks(cell)
           text += "; at #{unit.call(result['fail'])}: #{result['fail_reason']}" if result["fail"]
           text += "; the search's upper limit was reached" unless result["fail"]
         else
           text = "no level met #{slo}; at #{unit.call(result['fail'])}: #{result['fail_reason']}"
         end
         @io.puts head + text + " [#{result['levels_measured']} levels]"
+        note = cell && ValidityNotes.check(cell).note
+        @io.puts "    ? #{note}" if note
         stopped = @trials[result.dig("fail_record", "key")]
         @io.puts "    what stopped it at #{unit.call(result['fail'])}: #{Stats::Verdict.for(stopped).text}" if stopped
+      end
+
+      # The trials of the knee's passing level (several when it came near the objective).
+      def pass_cell(knee, result)
+        row = @levels.find do |l|
+          l["setup"] == knee["setup"] && l["endpoint"] == knee["endpoint"] && l["kind"] == result["loop"] && l["level"] == result["pass"]
+        end
+        trials = (row ? Array(row["trials"]) : [result.dig("pass_record", "key")]).filter_map { |k| @trials[k] }
+        trials.empty? ? nil : Stats::Cells::Cell.new(endpoint: knee["endpoint"], setup: knee["setup"], concurrency: result["pass"], trials: trials)
+      end
+
+      def marks(cell)
+        return "" unless cell
+
+        text = ValidityNotes.flag(cell) + QuietNotes.flag(cell.trials)
+        @marked ||= QuietNotes.foreign_cell?(cell)
+        text
       end
 
       def curve(knee)

@@ -4,8 +4,10 @@ require_relative "dataset"
 require_relative "html/escape"
 require_relative "html/chart_data"
 require_relative "html/sections"
-require_relative "html/leaders"
+require_relative "html/answer"
 require_relative "html/capacity"
+require_relative "html/capacity_answer"
+require_relative "html/tune_answer"
 require_relative "html/bottleneck"
 require_relative "../store/run_dir"
 require_relative "../version"
@@ -13,7 +15,16 @@ require_relative "../error"
 
 module Rackbench
   module Report
-    # The HTML report: one self-contained file that opens offline. Chart.js
+    # The HTML report: one self-contained file that opens offline. It leads
+    # with the command's answer (Answer: the terminal's answer lines for a
+    # run; CapacityAnswer: each setup's knees for a capacity search), and
+    # says what it cannot trust: "~" on cells measured under foreign load,
+    # "?" on cells not valid (greyed, left out of the answer), with the
+    # warnings in the header and the Warnings section. A tune run (meta.json
+    # "command" == "tune") shows TuneAnswer's sections (the recommendation,
+    # the Pareto table, the rounds) instead of the ordinary ones, whose
+    # setups x levels would be mostly blank over the levels its search chose.
+    # Chart.js
     # (vendored by bin/vendor-charts), the page's CSS and script and the data
     # are all inlined; a Content-Security-Policy allows no network at all and
     # only the page's own two scripts (by hash), so nothing from the run
@@ -59,12 +70,16 @@ module Rackbench
       def initialize(dataset, capacity: nil)
         @data = dataset
         @capacity_run = dataset.meta["command"] == "capacity"
-        @capacity = Capacity.new(dataset, capacity || capacity_rows(dataset.path))
+        @tune = dataset.meta["command"] == "tune" ? TuneAnswer.new(dataset) : nil
+        rows = capacity || capacity_rows(dataset.path)
+        @capacity = Capacity.new(dataset, rows)
+        @answer = @capacity_run ? CapacityAnswer.new(dataset, @capacity, rows) : Answer.new(dataset)
         chart_data = ChartData.new(dataset)
         @bottleneck = Bottleneck.new(dataset, chart: chart_data.method(:chart), color: chart_data.method(:setup_color))
-        ordinary = @capacity_run ? [] : chart_data.charts + @bottleneck.charts
+        ordinary = @capacity_run || @tune ? [] : chart_data.charts + @bottleneck.charts
         @charts = ordinary + @capacity.charts
-        @sections = Sections.new(dataset, capacity: @capacity_run)
+        # Like a capacity search, tune measures past each knee on purpose.
+        @sections = Sections.new(dataset, capacity: @capacity_run || !@tune.nil?)
       end
 
       def render
@@ -108,10 +123,27 @@ module Rackbench
 
       def body
         empty = @data.trials.empty? ? section("empty", "No trials", "<p>No trials are stored in this run directory yet.</p>") : nil
+        return tune_body(empty) if @tune
+
         ordinary = @capacity_run ? [] : [overview, *@data.endpoints.each_with_index.map { |e, i| endpoint_section(e, i) }, resources]
-        [header, empty, *capacity_sections, *ordinary, section("warnings", "Warnings", @sections.warnings),
+        [header, empty, answer, *capacity_sections, *ordinary, section("warnings", "Warnings", @sections.warnings),
          section("method", "Method", @sections.method_list), section("environment", "Environment", @sections.environment),
          section("setups", "Server boots", @sections.setups_table)].compact.join("\n")
+      end
+
+      def tune_body(empty)
+        pareto = @tune.pareto
+        rounds = @tune.rounds
+        [header, empty, section("answer", "Answer: the recommended setup", @tune.answer),
+         pareto && section("pareto", "Throughput vs memory", pareto), rounds && section("rounds", "Rounds", rounds),
+         section("warnings", "Warnings", @sections.warnings), section("method", "Method", @tune.method_list),
+         section("environment", "Environment", @sections.environment),
+         section("setups", "Server boots", @sections.setups_table)].compact.join("\n")
+      end
+
+      def answer
+        content = @answer.render
+        content.empty? ? nil : section("answer", "Answer", content)
       end
 
       def capacity_sections
@@ -128,7 +160,9 @@ module Rackbench
       def header
         m = @data.meta
         min, max = @data.repetitions
-        facts = if @capacity_run
+        facts = if @tune
+                  @tune.facts
+                elsif @capacity_run
                   capacity_facts
                 elsif @data.trials.empty?
                   []
@@ -137,11 +171,22 @@ module Rackbench
                  "#{min == max ? min : "#{min}–#{max}"} repetitions", @data.loops.map { |l| "#{l} loop" }.join(", "),
                    [m.dig("engine", "name"), m.dig("engine", "version")].compact.join(" ")]
                 end.reject { |f| f.to_s.strip.empty? }
-        failed = @data.failed_setups.size
-        alert = failed.positive? ? "<p class=\"alert\"><a href=\"#warnings\">#{failed} setup boot(s) failed</a></p>" : ""
         "<header><h1>rackbench <span>#{h(title)}</span></h1><p class=\"facts\">#{facts.map { |f| h(f) }.join(' · ')}</p>" \
           "<p class=\"sub\">#{h([m['cpu_model'], m['cores'] && "#{m['cores']} cores", m['ruby'].to_s.split[0, 2].join(' ')].compact.join(' · '))}" \
-          "</p>#{alert}</header>"
+          "</p>#{alerts}</header>"
+      end
+
+      # Failed boots, foreign load and cells not valid, each a link to the warnings.
+      def alerts
+        failed = @data.failed_setups.size
+        busy = @data.trials.count { |t| QuietNotes.foreign?(t) }
+        invalid = @capacity_run || @tune ? 0 : @data.cells.cells.count { |c| !ValidityNotes.check(c).valid? }
+        items = [(failed.positive? && "#{failed} setup boot(s) failed"),
+                 (busy.positive? && "machine not quiet: #{busy} of #{@data.trials.size} trials under foreign load (~)"),
+                 (invalid.positive? && "#{invalid} cell#{invalid == 1 ? '' : 's'} not valid (?)")].select { |i| i }
+        return "" if items.empty?
+
+        "<p class=\"alert\">#{items.map { |i| "<a href=\"#warnings\">#{h(i)}</a>" }.join(' ')}</p>"
       end
 
       def capacity_facts
@@ -153,7 +198,6 @@ module Rackbench
       def overview
         level = @data.common_level or return nil
         section("overview", "At c = #{level}: req/s",
-                "#{Leaders.new(@data, level).render}" \
                 "<p class=\"note\">Median of the repetitions; whiskers and hover show the 95% interval. " \
                 "The highest concurrency every setup ran at.</p><div class=\"grid\">" \
                 "#{figure('bars-by-endpoint', 'By endpoint')}#{figure('bars-by-setup', 'By setup')}</div>")

@@ -4,6 +4,7 @@ require "json"
 require_relative "dataset"
 require_relative "../version"
 require_relative "../stats/verdict"
+require_relative "../stats/validity"
 
 module Rackbench
   module Report
@@ -72,8 +73,16 @@ module Rackbench
           "endpoint" => cell.endpoint, "setup" => cell.setup, "concurrency" => cell.concurrency,
           "loop" => cell.loop, "repetitions" => cell.trials.size, "requests" => cell.requests,
           "errors" => cell.errors, "metrics" => metrics,
-          "verdict" => Stats::Verdict.for_cell(cell.trials)&.to_h
+          "verdict" => Stats::Verdict.for_cell(cell.trials)&.to_h,
+          "validity" => validity(cell)
         }
+      end
+
+      # Stats::Validity: whether the cell's figures can be trusted.
+      def validity(cell)
+        check = Stats::Validity.cell(cell.trials)
+        { "valid" => check.valid?, "invalid_trials" => check.invalid, "problems" => check.problems.map { |p| { "kind" => p.kind, "text" => p.text } },
+          "needs_duration_s" => check.needs_s, "wrk_latency_correction" => check.artifacts.any? }
       end
     end
   end

@@ -4,13 +4,21 @@ require_relative "dataset"
 require_relative "number_format"
 require_relative "warmup_curve"
 require_relative "decision_text"
+require_relative "answer_text"
+require_relative "quiet_notes"
+require_relative "validity_notes"
+require_relative "verdict_grid"
+require_relative "../stats/verdict"
 
 module Rackbench
   module Report
-    # Markdown for a pull request or an issue: one table per endpoint (setups as
-    # rows, load levels as columns, c= or r= by each level's loop, like the
-    # terminal table), each cell
-    # "median req/s ±cv · mean / p99 latency", then failed setups and the method.
+    # Markdown for a pull request or an issue: the answer first (AnswerText,
+    # as on the terminal), the decisions, then one table per endpoint (setups
+    # as rows, load levels as columns, c= or r= by each level's loop, like
+    # the terminal table), each cell "median req/s ±cv · mean / p99 latency"
+    # with the terminal's marks ("~" foreign load, "?" not valid) and their
+    # notes; what limited each cell as a grid of labels with every reason
+    # under it (folded); then failed setups and the method.
     class Markdown
       def initialize(dataset)
         @data = dataset
@@ -20,8 +28,9 @@ module Rackbench
         out = +"## rackbench: #{esc(run_name)}\n\n#{environment_line}\n"
         return out << "\nNo trials are stored in this run directory yet.\n" << failures if @data.trials.empty?
 
-        out << decisions
+        out << answer << decisions
         @data.endpoints.each { |endpoint| out << "\n" << endpoint_table(endpoint) }
+        out << notes << verdicts
         out << WarmupCurve.markdown(@data.trials, escape: method(:esc))
         out << failures
         out << "\n#{method_note}\n"
@@ -29,14 +38,69 @@ module Rackbench
 
       # Escapes what Markdown or the HTML GitHub allows in it would interpret.
       def self.escape(text)
-        text.to_s.gsub(/[\\`*_{}\[\]<>|#!]/) { |c| "\\#{c}" }.gsub(/\r?\n/, " ")
+        text.to_s.gsub(/[\\`*_{}\[\]<>|#!~]/) { |c| "\\#{c}" }.gsub(/\r?\n/, " ")
       end
 
       private
 
       def esc(text) = self.class.escape(text)
 
-      # The decisions first (what the run concluded), then the tables.
+      # The answer first: per endpoint, the leader and the decision against the next.
+      def answer
+        return "" if @data.setups.size < 2
+
+        entries = AnswerText.entries(@data.trials, @data.decisions)
+        return "" if entries.empty?
+
+        lines = entries.map { |e| AnswerText.line(e) } + AnswerText.footnotes(entries)
+        "\n**#{esc(AnswerText::HEAD.chomp(':'))}**\n\n#{lines.map { |l| "- #{esc(l)}" }.join("\n")}\n"
+      end
+
+      # Under the tables: what "?" and "~" mark, and wrk's latency correction as a note.
+      def notes
+        lines = ValidityNotes.lines(@data.cells) + QuietNotes.lines(@data.trials).grep(/\A~/)
+        lines.empty? ? "" : "\n#{lines.map { |l| l.start_with?('  ') ? "  - #{esc(l.strip)}" : "- #{esc(l)}" }.join("\n")}\n"
+      end
+
+      # What limited each cell: the labels as a table per endpoint, then every
+      # reason (Stats::Verdict's numbers) folded under them.
+      def verdicts
+        return "" if @data.cells.cells.empty?
+
+        reasons = []
+        tables = @data.endpoints.map do |endpoint|
+          levels = @data.cells.levels(endpoint)
+          rows = @data.cells.setups(endpoint).map do |setup|
+            labels = levels.map do |level|
+              cell = @data.cells[endpoint, setup, level] or next "–"
+              v = Stats::Verdict.for_cell(cell.trials)
+              reasons << "- #{esc(ValidityNotes.name(@data.cells, cell))}: **#{esc(v.label)}**: #{esc(v.reason)}"
+              reasons.concat(trust(cell, v))
+              esc(VerdictGrid.short(v.label))
+            end
+            "| #{esc(setup)} | #{labels.join(' | ')} |"
+          end
+          ["| #{esc(endpoint)} | #{levels.map { |c| @data.cells.level_label(c) }.join(' | ')} |",
+           "| --- | #{levels.map { '---' }.join(' | ')} |", *rows].join("\n")
+        end
+        "\n**What limited each cell** (Stats::Verdict)\n\n#{tables.join("\n\n")}\n\n" \
+          "<details><summary>Why: each cell's reasons</summary>\n\n#{reasons.join("\n")}\n\n</details>\n"
+      end
+
+      # Under a cell's reason: its Little's-law note (wrk's correction marked
+      # as a note, not an error) and why it is not valid.
+      def trust(cell, verdict)
+        check = ValidityNotes.check(cell)
+        out = []
+        if verdict.little&.holds == false
+          artifact = check.artifacts.any? { |a| a.ratio == verdict.little.ratio }
+          out << "  - #{artifact ? '(a note, not an error) ' : ''}#{esc(verdict.little.note)}"
+        end
+        out << "  - **#{esc(check.note)}**" unless check.valid?
+        out
+      end
+
+      # The decisions (what the rounds concluded), then the tables.
       def decisions
         lines = DecisionText.lines(@data.decisions)
         return "" if lines.empty?
@@ -75,6 +139,7 @@ module Rackbench
         text << " ±#{format('%.0f', rps.cv * 100)}%" if rps.cv
         text << " · #{NumberFormat.ms(cell.latency('mean').median)} / #{NumberFormat.ms(cell.latency('p99').median)}"
         text << " ⚠ #{cell.errors} errors" if cell.errors.positive?
+        text << esc(ValidityNotes.flag(cell)) << esc(QuietNotes.flag(cell.trials))
         text
       end
 

@@ -6,6 +6,8 @@ require_relative "warmup_curve"
 require_relative "../stats/interval"
 require_relative "resource_table"
 require_relative "verdict_notes"
+require_relative "verdict_grid"
+require_relative "validity_notes"
 require_relative "quiet_notes"
 require_relative "failures"
 require_relative "decision_text"
@@ -13,9 +15,14 @@ require_relative "answer_text"
 
 module Rackbench
   module Report
-    # The terminal table: one per endpoint, setups as rows, load levels as
-    # columns (c= concurrency, r= offered rate, each by its trials' loop); each cell "req/s  mean/p99". Errors are flagged with "!" and
-    # failed setups and endpoints are listed under the table (Failures). Renders stored trials only.
+    # The terminal table: the answer first (AnswerText), then one table per
+    # endpoint, setups as rows, load levels as columns (c= concurrency, r=
+    # offered rate, each by its trials' loop); each cell "req/s  mean/p99".
+    # Errors are flagged with "!", foreign load with "~" (QuietNotes), cells
+    # that are not valid with "?" (ValidityNotes); what limited each cell is a
+    # grid of labels (VerdictGrid), with the full reasons (VerdictNotes) when
+    # asked (why: rackbench report --why); failed setups and endpoints are
+    # listed under the tables (Failures). Renders stored trials only.
     class Table
       # Above this coefficient of variation of req/s across repetitions a
       # cell is called noisy.
@@ -24,13 +31,16 @@ module Rackbench
         false => "Latency is closed-loop (measured from each request's send; hides coordinated omission). " \
                  "Cells: req/s  mean/p99 latency; ! = errors.",
         true => "Latency is open-loop (measured from each request's planned send at the offered rate r: " \
-                "free of coordinated omission). Cells: achieved req/s  mean/p99 latency; ! = errors; " \
-                "? = invalid trial (rate not achieved or schedule slipped)."
+                "free of coordinated omission). Cells: achieved req/s  mean/p99 latency; ! = errors."
       }.freeze
 
-      # margin: the run's equivalence margin (a share; nil: the default 5%).
-      def initialize(trials, setups: [], io: $stdout, margin: nil)
+      # margin: the run's equivalence margin (a share; nil: the default 5%);
+      # why: print each cell's full reasons after the grid of labels;
+      # run_dir: named where the table points to those reasons.
+      def initialize(trials, setups: [], io: $stdout, margin: nil, why: false, run_dir: nil)
         @margin = margin || Stats::Decision::DEFAULT_MARGIN
+        @why = why
+        @run_dir = run_dir
         @trials = trials
         @cells = Stats::Cells.new(trials)
         @failures = Failures.new(setups, trials) # failed setups (their latest attempt) and endpoints
@@ -41,7 +51,9 @@ module Rackbench
         AnswerText.render(@trials, decisions, @io) if @cells.setups.size > 1
         @cells.endpoints.each { |endpoint| render_endpoint(endpoint) }
         ResourceTable.new(@trials, io: @io).render(method(:print_rows))
-        VerdictNotes.new(@trials, io: @io).render
+        VerdictGrid.new(@trials, io: @io, run_dir: @run_dir, why: @why).render
+        VerdictNotes.new(@trials, io: @io).render if @why
+        ValidityNotes.lines(@cells, why: @why ? nil : "rackbench report #{@run_dir || 'RUN_DIR'} --why").each { |l| @io.puts l }
         WarmupCurve.render(@trials, io: @io)
         render_failures
         return if @cells.cells.empty?
@@ -86,7 +98,7 @@ module Rackbench
         end
         lat = "#{NumberFormat.ms(cell.latency('mean').median)}/#{NumberFormat.ms(cell.latency('p99').median)}"
         flag = cell.errors.positive? ? " !#{cell.errors}" : ""
-        flag += " ?" if cell.trials.any? { |t| t["valid"] == false }
+        flag += ValidityNotes.flag(cell)
         flag += QuietNotes.flag(cell.trials)
         "#{rps}  #{lat}#{flag}"
       end

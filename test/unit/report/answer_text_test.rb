@@ -28,8 +28,8 @@ class AnswerTextTest < Minitest::Test
   end
 
   def test_one_round_says_it_cannot_decide
-    trials = [Fixture.trial(setup: "puma x2:5", endpoint: "/hello", concurrency: 8, repetition: 1, rps: 1000.0),
-              Fixture.trial(setup: "unicorn x2", endpoint: "/hello", concurrency: 8, repetition: 1, rps: 900.0)]
+    trials = [Fixture.trial(setup: "puma x2:5", endpoint: "/hello", concurrency: 8, repetition: 1, rps: 1000.0, mean: 8.0),
+              Fixture.trial(setup: "unicorn x2", endpoint: "/hello", concurrency: 8, repetition: 1, rps: 900.0, mean: 8.9)]
     line = render(trials).lines[1]
     assert_match(%r{/hello c=8: puma x2:5 1000 req/s vs unicorn x2 900: one round cannot decide \(run -r 3 or more, or --decide\)}, line)
   end

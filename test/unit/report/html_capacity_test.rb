@@ -84,7 +84,7 @@ class ReportHtmlCapacityTest < Minitest::Test
   def test_a_capacity_run_shows_only_capacity_warnings_method_environment_and_boots
     html = render(F.capacity_run(File.join(tmpdir, "run")))
     ids = html.scan(/<section id="([^"]+)"/).flatten
-    assert_equal %w[capacity-0 warnings method environment setups], ids
+    assert_equal %w[answer capacity-0 warnings method environment setups], ids
     refute_includes html, "At c ="
     refute_includes html, 'class="numbers"'
     refute(payload(html)["charts"].any? { |c| c["id"] =~ /\A(rps|latency|bars|memory|cpu)/ })

@@ -24,8 +24,8 @@ class ReportMarkdownTest < Minitest::Test
   end
 
   def test_escapes_labels_and_flags_errors
-    trials = [Rackbench::RunFixture.trial(setup: "a|b <i>", endpoint: "/x", concurrency: 1, repetition: 1, rps: 50, errors: 3)]
+    trials = [Rackbench::RunFixture.trial(setup: "a|b <i>", endpoint: "/x", concurrency: 1, repetition: 1, rps: 50, errors: 3, mean: 20.0)]
     md = render(trials: trials)
-    assert_includes md, "| a\\|b \\<i\\> | **50.0** · 2.50 ms / 10 ms ⚠ 3 errors |"
+    assert_includes md, "| a\\|b \\<i\\> | **50.0** · 20 ms / 10 ms ⚠ 3 errors |"
   end
 end

@@ -19,14 +19,15 @@ module Rackbench
 
     module_function
 
-    # One stored trial; rps and p99 as given, the other figures derived.
-    def trial(setup:, endpoint:, concurrency:, repetition:, rps:, p99: 10.0, errors: 0, memory: nil, cpu: nil)
+    # One stored trial; rps and p99 as given, the other figures derived
+    # (mean: p99 / 4 unless given; Little's law wants c / rps in a closed loop).
+    def trial(setup:, endpoint:, concurrency:, repetition:, rps:, p99: 10.0, errors: 0, memory: nil, cpu: nil, mean: nil)
       record = {
         "key" => "#{setup}|#{endpoint}|#{concurrency}|#{repetition}", "setup" => setup, "server" => setup.split.first,
         "workers" => 2, "threads" => 3, "endpoint" => endpoint, "concurrency" => concurrency, "repetition" => repetition,
         "started_at" => "2026-11-22T15:27:18.165Z", "engine" => "wrk", "loop" => "closed", "duration_s" => 1.0,
         "requests" => rps.round, "bytes" => rps.round * 100, "rps" => rps,
-        "latency_ms" => { "min" => 0.1, "mean" => p99 / 4, "stdev" => 1.0, "p50" => p99 / 5, "p75" => p99 / 3,
+        "latency_ms" => { "min" => 0.1, "mean" => mean || p99 / 4, "stdev" => 1.0, "p50" => p99 / 5, "p75" => p99 / 3,
                           "p90" => p99 / 2, "p99" => p99, "p99.9" => p99 * 1.2, "max" => p99 * 1.5 },
         "errors" => { "connect" => 0, "read" => 0, "write" => 0, "timeout" => 0, "status" => errors },
         "error_total" => errors, "command" => ["wrk", "-c", concurrency.to_s], "log" => "x.log"
@@ -37,9 +38,10 @@ module Rackbench
     end
 
     # Trials for each value in rps_values (one repetition each).
-    def repetitions(rps_values, p99s: nil, **cell)
+    def repetitions(rps_values, p99s: nil, little: false, **cell)
       rps_values.each_with_index.map do |rps, i|
-        trial(repetition: i + 1, rps: rps, p99: p99s ? p99s[i] : 10.0, **cell)
+        mean = little ? 1000.0 * cell[:concurrency] / rps : nil # Little's law holds: req/s x mean = c
+        trial(repetition: i + 1, rps: rps, p99: p99s ? p99s[i] : 10.0, mean: mean, **cell)
       end
     end
 
@@ -126,8 +128,10 @@ module Rackbench
             rps = base * factor * (c == 8 ? 2 : 1)
             mem = memory ? { "pss_total_mb" => 120.0 * factor, "pss_per_worker_mb" => 45.0 * factor, "uss_total_mb" => 90.0 } : nil
             cpu = memory ? { "server_pct" => 70.0 * factor, "client_pct" => 20.0 } : nil
+            # /pause/0.05 holds Little's law; /hello's mean shows wrk's latency correction (req/s x mean above c).
             trials += repetitions([rps * 0.98, rps, rps * 1.02], p99s: [20.0 / factor, 21.0 / factor, 22.0 / factor],
-                                  setup: setup, endpoint: endpoint, concurrency: c, memory: mem, cpu: cpu)
+                                  little: endpoint == "/pause/0.05", setup: setup, endpoint: endpoint, concurrency: c,
+                                  memory: mem, cpu: cpu)
           end
         end
       end

@@ -2,6 +2,7 @@
 
 require_relative "escape"
 require_relative "cell_table"
+require_relative "../validity_notes"
 require_relative "../../stats/verdict"
 
 module Rackbench
@@ -58,8 +59,20 @@ module Rackbench
           return "<span class=\"none\">–</span>" unless cell
 
           v = Stats::Verdict.for_cell(cell.trials)
-          little = v.little&.holds == false ? "<br><span class=\"bad\">#{h(v.little.note)}</span>" : ""
-          "<b class=\"kind-#{h(v.kind)}\">#{h(v.label)}</b><br><span class=\"why\">#{h(v.reason)}</span>#{little}"
+          "<b class=\"kind-#{h(v.kind)}\">#{h(v.label)}</b><br><span class=\"why\">#{h(v.reason)}</span>#{trust(cell, v)}"
+        end
+
+        # Little's law and validity under the reason: wrk's latency
+        # correction as a muted note (an artifact), a cell not valid in red.
+        def trust(cell, verdict)
+          check = ValidityNotes.check(cell)
+          return "<br><span class=\"bad\">#{h(check.note)}</span>" unless check.valid?
+
+          little = verdict.little
+          return "" unless little&.holds == false
+          return "<br><span class=\"artifact\">Note: #{h(little.note)}</span>" if check.artifacts.any? { |a| a.ratio == little.ratio }
+
+          "<br><span class=\"bad\">#{h(little.note)}</span>"
         end
 
         def queue_chart(endpoint, index)

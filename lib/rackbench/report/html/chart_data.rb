@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../dataset"
+require_relative "../quiet_notes"
+require_relative "../validity_notes"
 
 module Rackbench
   module Report
@@ -89,8 +91,10 @@ module Rackbench
         def chart(id, type, labels, datasets, unit, log: nil, stacked: false, horizontal: false)
           values = datasets.flat_map { |d| d[:points].compact.map { |p| p[:y] } }.select(&:positive?)
           log = values.any? && values.max / values.min > LOG_SPREAD if log.nil?
-          # A log axis starts at the decade below the smallest value, so every bar shows.
-          log_min = log ? 10.0**Math.log10(values.min).floor : nil
+          # A log axis starts at the decade below the smallest value, so every
+          # bar shows (strictly below: a bar of exactly 1 req/s on an axis
+          # starting at 1 had no height).
+          log_min = log ? 10.0**(Math.log10(values.min) - 1e-9).floor : nil
           { id: id, type: type, labels: labels, datasets: datasets, unit: unit, log: log, log_min: log_min,
             stacked: stacked, horizontal: horizontal }
         end
@@ -101,12 +105,19 @@ module Rackbench
           { label: label, color: color, dash: dash, points: points }
         end
 
+        # A cell that is not valid carries its note (report.js draws it hollow
+        # or faint, and says why on hover); one under foreign load, foreign.
         def point(endpoint, setup, level, key)
           figure = @data.figure(endpoint, setup, level, key) or return nil
           s = figure[:summary]
           ivl = figure[:interval]
-          { y: num(s.median), n: s.n, mean: num(s.mean), lo: ivl && num(ivl.low), hi: ivl && num(ivl.high),
-            kind: ivl && "95% CI", errors: figure[:errors] }
+          cell = @data.cells[endpoint, setup, level]
+          check = ValidityNotes.check(cell)
+          point = { y: num(s.median), n: s.n, mean: num(s.mean), lo: ivl && num(ivl.low), hi: ivl && num(ivl.high),
+                    kind: ivl && "95% CI", errors: figure[:errors] }
+          point[:invalid] = check.note unless check.valid?
+          point[:foreign] = true if QuietNotes.foreign_cell?(cell)
+          point
         end
 
         def range_point(trials, key)

@@ -56,6 +56,8 @@
       lines.push('   one repetition: no interval');
     }
     if (p.errors > 0) lines.push('   ' + p.errors + ' request errors');
+    if (p.invalid) lines.push('   ? ' + p.invalid);
+    if (p.foreign) lines.push('   ~ measured under foreign load');
     return lines;
   }
 
@@ -220,16 +222,21 @@
       borderColor: s.color,
       backgroundColor: spec.type === 'bar' ? alpha(s.color, 0.85) : s.color
     };
+    // A cell that is not valid (p.invalid): a hollow point on a line, a
+    // faint bar, so its figure is not read as one to trust.
+    function each(valid, invalid) { return s.points.map(function (p) { return p && p.invalid ? invalid : valid; }); }
     if (spec.type === 'line') {
       d.borderWidth = 2.5;
       d.borderDash = s.dash ? [6, 4] : [];
       d.pointStyle = s.dash ? 'triangle' : 'circle';
       d.pointRadius = 4;
       d.pointHoverRadius = 6;
+      d.pointBackgroundColor = each(s.color, '#ffffff');
       d.spanGaps = true;
     } else {
       d.borderWidth = 0;
       d.borderRadius = 3;
+      d.backgroundColor = each(alpha(s.color, 0.85), alpha(s.color, 0.25));
     }
     return d;
   }
@@ -276,6 +283,15 @@
     }
     var legendLabels = { usePointStyle: true, boxWidth: 8, padding: 14 };
     if (spec.xy) legendLabels.pointStyle = 'circle'; // a series' mark, whatever its first level's verdict
+    if (spec.type === 'line' && !spec.xy) {
+      // A series' colour in the legend, filled even when its first point is hollow (a cell not valid).
+      legendLabels.generateLabels = function (chart) {
+        return Chart.defaults.plugins.legend.labels.generateLabels(chart).map(function (item) {
+          item.fillStyle = chart.data.datasets[item.datasetIndex].borderColor;
+          return item;
+        });
+      };
+    }
     var tooltip = { callbacks: { label: function (ctx) { return tooltipLines(ctx, spec.unit); } } };
     if (spec.xy) {
       tooltip = { callbacks: { title: function (items) { return capacityTitle(items, spec); }, label: capacityLines } };

@@ -42,6 +42,7 @@ module Rackbench
             end
           end
           items += @data.notes.map { |note, cells| "<li>#{h(cells.join(', '))}: #{h(note)}</li>" }
+          items += trust_items
           items << repetitions_note if repetitions_note && !@capacity
           items.empty? ? "<p class=\"ok\">No failed setups and no request errors.</p>" : "<ul class=\"warnings\">#{items.join}</ul>"
         end
@@ -93,6 +94,24 @@ module Rackbench
 
         private
 
+        # What the page cannot trust: foreign load ("~"), cells not valid
+        # ("?", each with its reason and the -d it needs), and wrk's latency
+        # correction as a muted note (an artifact, not an alarm).
+        def trust_items
+          items = QuietNotes.lines(@data.trials).grep(/\A~/).map { |l| "<li class=\"foreign\">#{h(l)}</li>" }
+          # A search (capacity, tune) measures past its knees on purpose:
+          # only the levels it answers with matter, and its answer marks them.
+          return items if @capacity
+
+          checks = @data.cells.cells.to_h { |c| [c, ValidityNotes.check(c)] }
+          checks.each do |cell, check|
+            next if check.valid?
+
+            items << "<li class=\"invalid\"><b>#{h(ValidityNotes.name(@data.cells, cell))}</b>: #{h(check.note)}</li>"
+          end
+          items + ValidityNotes.artifact(@data.cells, checks).map { |l| "<li class=\"artifact\">#{h(l)}</li>" }
+        end
+
         def capacity_method_list
           m = @data.meta
           plan = m["plan"].is_a?(Hash) ? m["plan"] : {}
@@ -129,7 +148,7 @@ module Rackbench
           spread = ivl ? " <span class=\"ci\">[#{NumberFormat.rps(ivl.low)}–#{NumberFormat.rps(ivl.high)}]</span>" : ""
           lat = "#{NumberFormat.ms(cell.latency('mean').median)} / #{NumberFormat.ms(cell.latency('p99').median)}"
           errors = cell.errors.positive? ? " <span class=\"bad\">#{h(cell.errors)} errors</span>" : ""
-          "<b>#{NumberFormat.rps(rps.median)}</b> req/s#{spread}<br><span class=\"lat\">#{h(lat)}</span>#{errors}"
+          "<b>#{NumberFormat.rps(rps.median)}</b> req/s#{spread}#{marks(cell)}<br><span class=\"lat\">#{h(lat)}</span>#{errors}"
         end
 
         def definition_list(rows)
