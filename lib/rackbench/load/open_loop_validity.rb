@@ -46,6 +46,13 @@ module Rackbench
         [reason.nil?, reason]
       end
 
+      # The client's own lag, when its schedule slipped (the reason), else nil:
+      # what tells "the load generator fell behind" from "the server fell
+      # behind" in an invalid trial (Stats::Verdict).
+      def client_lag(slip)
+        slip.is_a?(Hash) && slip["sends"] ? slip_reason(slip) : nil
+      end
+
       # The slack allows one answer per connection (plus one) to fall just
       # outside the half: with few requests the check says little.
       def tail_reason(target, tail_rate, connections, duration_s)

@@ -13,9 +13,9 @@ module Rackbench
 
       module_function
 
+      # Above the trial's own limit, which grows with the cores (Sampling::Noise.foreign?).
       def foreign?(trial)
-        pct = trial.dig("machine", "foreign_pct")
-        pct && pct > Sampling::Noise::QUIET_PCT
+        Sampling::Noise.foreign?(trial)
       end
 
       # The cell's flag ("" when every trial was quiet or not measured).
@@ -23,18 +23,15 @@ module Rackbench
         trials.any? { |t| foreign?(t) } ? FLAG : ""
       end
 
-      # A Stats::Cells cell with a trial measured under foreign load.
-      def foreign_cell?(cell)
-        cell.trials.any? { |t| foreign?(t) }
-      end
-
       def lines(trials)
         out = []
         busy = trials.select { |t| foreign?(t) }
         if busy.any?
           worst = busy.map { |t| t.dig("machine", "foreign_pct") }.max
+          limit = busy.map { |t| Sampling::Noise.foreign_limit(t) }.max
+          bound = limit > Sampling::Noise::QUIET_PCT ? " plus the measurement's error bound (a limit of up to #{limit.round}% here)" : ""
           out << "~ = measured under foreign load: other processes used more than #{Sampling::Noise::QUIET_PCT.round}% of " \
-                 "a core (#{busy.size} of #{trials.size} trial(s), up to #{worst.round}%); quiet the machine and measure again"
+                 "a core#{bound} (#{busy.size} of #{trials.size} trial(s), up to #{worst.round}%); quiet the machine and measure again"
         end
         out << cores_line(trials)
         out.compact

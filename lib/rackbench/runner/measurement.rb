@@ -85,7 +85,7 @@ module Rackbench
                                                    verification: @verification, timeout_s: @config[:timeout])
         merge_sampler(record, summary.to_h) if summary
         merge_sampler(record, diagnostics.fields(summary)) if diagnostics
-        foreign!(record, own)
+        foreign!(record, own, summary)
         record["cpus"] = ProcessControl::Affinity.record(@config[:cpus])
         record["runtime"] = @runtime.state(@instance.workers.map(&:pid)) if @runtime && @instance
         record["connections_sizing"] = @sizing.to_h if @sizing
@@ -113,8 +113,13 @@ module Rackbench
       end
 
       # The machine's CPU that neither the server, the load generator nor
-      # rackbench used (Sampling::Noise.foreign_pct): other users' load.
-      def foreign!(record, own)
+      # rackbench used: other users' load. From the process sampler's own
+      # window when it read the machine (Sampling::MachineWindow, with its
+      # error bound and limit); else from the queue readers' window
+      # (Sampling::Noise.foreign_pct).
+      def foreign!(record, own, summary)
+        same = summary&.machine_h
+        return record["machine"] = same if same
         return unless record["machine"].is_a?(Hash)
 
         wall = Clock.now - own[1]

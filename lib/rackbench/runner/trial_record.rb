@@ -3,6 +3,8 @@
 require_relative "../clock"
 require_relative "errors"
 require_relative "../server"
+require_relative "../load/open_loop_validity"
+require_relative "../load/remote/merge"
 
 module Rackbench
   class Runner
@@ -37,7 +39,12 @@ module Rackbench
           "error_artifacts" => classified["artifacts"], "verified" => !verification.nil?,
           "notes" => Errors.notes(verification, unanswered: unanswered.note),
           "command" => result.command, "log" => log
-        }.merge(throughput(result), open_loop(result), load_hosts(result))
+        }.merge(throughput(result), open_loop(result), load_hosts(result), protocol(result))
+      end
+
+      # What the engine spoke, when it says (H2load: "h2c"); absent: HTTP/1.x.
+      def protocol(result)
+        result.protocol ? { "protocol" => result.protocol } : {}
       end
 
       # Whether the server serves many requests per process at once on fibers
@@ -70,6 +77,8 @@ module Rackbench
 
       # Open loop: latency is measured from each request's planned send
       # (free of coordinated omission); service time beside it is not.
+      # "in_flight" is what was unanswered when the load generator stopped
+      # (the verdict's mean in flight is Little's law's, Stats::Verdict).
       def open_loop(result)
         return {} unless result.loop == "open"
 
@@ -77,7 +86,23 @@ module Rackbench
           "target_rate" => result.target_rate, "achieved_rate" => result.achieved_rate&.round(2),
           "connections" => result.connections, "in_flight" => result.in_flight, "unsent" => result.unsent,
           "schedule_slip_ms" => result.schedule_slip_ms, "valid" => result.valid,
-          "invalid_reason" => result.invalid_reason }
+          "invalid_reason" => result.invalid_reason, "behind" => behind(result) }
+      end
+
+      # Who did not hold an invalid open-loop schedule: "client" when its
+      # sends went out late or a load host failed or ran out of CPU (its own
+      # figures say so), else "server"; nil when valid.
+      def behind(result)
+        return nil if result.valid?
+
+        hosts = Array(result.hosts)
+        lag = Load::OpenLoopValidity.client_lag(result.schedule_slip_ms) ||
+              hosts.any? { |h| h["error"] || Load::OpenLoopValidity.client_lag(h["schedule_slip_ms"]) || host_cpu?(h) }
+        lag ? "client" : "server"
+      end
+
+      def host_cpu?(host)
+        host.dig("client_cpu", "host_share").to_f > Load::Remote::Merge::CLIENT_CPU_LIMIT
       end
     end
   end

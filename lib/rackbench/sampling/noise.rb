@@ -74,6 +74,18 @@ module Rackbench
         [foreign, 0].max.round(1)
       end
 
+      # Was a trial measured under foreign load? Its foreign CPU above the
+      # limit stored with it (QUIET_PCT plus the error bound of its window,
+      # MachineWindow), or above QUIET_PCT for a record without one.
+      def self.foreign?(record)
+        pct = record.dig("machine", "foreign_pct")
+        !pct.nil? && pct > foreign_limit(record)
+      end
+
+      def self.foreign_limit(record)
+        record.dig("machine", "foreign_limit_pct") || QUIET_PCT
+      end
+
       # Before a run: one warning through the listener when the machine is
       # busy (never for the fake engine, which loads nothing).
       def self.check_before_run(listener, engine)

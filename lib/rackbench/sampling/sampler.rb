@@ -31,6 +31,9 @@ module Rackbench
     # - Cost (bench/sampler_overhead.rb, 10 idle processes, 2-vCPU VM):
     #   ~1.0-1.1% of one core in steady state, 1.4-2% over a 5 s run (the
     #   first second carries one-off costs); ~0.65% at interval 0.2.
+    # - The machine: /proc/stat's CPU line and rackbench's own CPU are read in
+    #   the same pass (MachineWindow), so other processes' share is taken
+    #   over exactly the processes' window.
     # - Identity: (pid, starttime), so a reused pid is a new process.
     # - CPU: utime + stime, which the kernel counts in clock ticks (10 ms):
     #   one 0.1 s interval of one process is only good to +-10 points, a
@@ -56,12 +59,13 @@ module Rackbench
       #   with roles "master", "worker", "client" (the load generator) and any
       #   other name for further server processes ("other"). A pid listed
       #   twice is sampled once, under the first role listing it.
+      # machine: a MachineWindow (nil: no machine reading).
       # client: optional callable returning the load generator's pids (or
       #   entries), called at EVERY sample, so it must be cheap; use it when
       #   the load generator starts after the sampler (descendants not followed).
       def initialize(roles:, client: nil, interval: DEFAULT_INTERVAL, memory_interval: MEMORY_INTERVAL,
                      discover_interval: DISCOVER_INTERVAL, proc_root: "/proc", clock: Clock, cores: Etc.nprocessors,
-                     budget: BUDGET)
+                     budget: BUDGET, machine: MachineWindow.new(proc_root: proc_root))
         raise ArgumentError, "interval must be positive, got #{interval.inspect}" unless interval.to_f.positive?
 
         @roles = roles
@@ -73,6 +77,7 @@ module Rackbench
         @last = {}
         @proc_root = proc_root
         @stats = ProcStat::Handles.new(proc_root: proc_root)
+        @machine = machine
         @clock = clock
         @cores = cores
         @samples = []
@@ -168,7 +173,7 @@ module Rackbench
           readings, gone = read(memory)
           forget(gone) # exited but not yet reaped: do not rediscover for it again
         end
-        @samples << Sample.new(t: now - @t0, readings: readings)
+        @samples << Sample.new(t: now - @t0, readings: readings, machine: @machine&.read)
       rescue StandardError => e
         @errors << "#{e.class}: #{e.message}" if @errors.size < 10 # it may fail at every tick
       end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "etc"
+require_relative "machine_window"
 
 module Rackbench
   module Sampling
@@ -13,8 +14,9 @@ module Rackbench
         [pid, starttime]
       end
     end
-    # t: seconds since the sampler started (monotonic clock).
-    Sample = Struct.new(:t, :readings, keyword_init: true)
+    # t: seconds since the sampler started (monotonic clock); machine: the
+    # machine's CPU read in the same pass (MachineWindow::Reading, or nil).
+    Sample = Struct.new(:t, :readings, :machine, keyword_init: true)
 
     # What the process samples of one trial add up to (see Sampler for the method).
     #
@@ -59,6 +61,17 @@ module Rackbench
 
       def machine_share(pct)
         pct && pct / (100.0 * cores)
+      end
+
+      # The machine's CPU over the samples' own window (MachineWindow.figures):
+      # the trial record's "machine", or nil when a sample at either end has
+      # no machine reading.
+      def machine_h
+        return nil if samples.size < 2
+
+        MachineWindow.figures(samples.first.machine, samples.last.machine, wall_s: duration, cores: cores,
+                              server_pct: cpu_pct, client_pct: cpu_pct(CLIENT),
+                              processes: samples.flat_map { |s| s.readings.map(&:key) }.uniq.size)
       end
 
       # Mean (or max) over samples of the PSS summed over server processes, bytes.

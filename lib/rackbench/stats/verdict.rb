@@ -11,21 +11,39 @@ module Rackbench
     # The rules run in this order; the first that holds decides:
     #   errors    worker restarts, or more than ERROR_RATE of requests failed:
     #             throughput figures are not the server's capacity.
-    #   client    the load generator took more than CLIENT_SHARE of the machine
-    #             while the machine was saturated, or an open-loop schedule slipped.
+    #   client    the load generator's own figures say so: it took more than
+    #             CLIENT_SHARE of the machine while the machine was saturated,
+    #             its open-loop sends went out late (schedule slip), or a load
+    #             host failed.
+    #   behind    (open loop) the server fell behind the offered rate: the
+    #             schedule did not hold and the client is not to blame. The
+    #             reason goes on with what the rules below find in the server.
     #   (crowded) other processes (a shared machine) left the server less than
     #             MIN_ROOM of one core: CPU tells nothing, so gvl, cpu and under
     #             are not decided ("unknown" instead), and busy says so.
     #   gvl       (MRI only) a process with several threads, or with fibers,
     #             ran near one core (NEAR_CORE of one core, or of what the
-    #             machine left the server, and not over OVER_CORE of it), had more
-    #             than one request in flight, and the setup has fewer processes
-    #             than cores: more processes would use the idle cores. (A
-    #             Falcon process runs its fibers on one thread: one core at most.)
+    #             machine left the server, and not over OVER_CORE of it), held
+    #             more than one request (in flight less the accept queue), and
+    #             the setup has fewer processes than cores: more processes
+    #             would use the idle cores. (A Falcon process runs its fibers on
+    #             one thread: one core at most.)
+    #   process_cpu  single-threaded processes (Unicorn's, Pitchfork's,
+    #             Passenger's workers; Thin's one event loop) each ran near one
+    #             core, the most such a process can use, with at least one
+    #             request each, while IDLE_CORES or more of the CPU left to the
+    #             server went unused: more processes would use them.
     #   cpu       the server used CPU_ROOM of the CPU it could have had (cores
-    #             minus the load generator's and other processes' use, measured
+    #             minus the load generator's and everything else's use, measured
     #             from /proc/stat), and the load could fill the cores (at least
     #             as many requests in flight as cores the client left).
+    #   unbalanced  requests queued while slots sat idle, and the workers'
+    #             shares of the requests (the trial's balance) were uneven
+    #             enough to explain it: the busiest served SPREAD or more times
+    #             an even share, and an even split (req/s x spread) reaches
+    #             EXPLAINS of the bound the idle slots imply (req/s x
+    #             min(in flight, slots) / busy slots). Puma's keep-alive
+    #             connections stay on the worker that accepted them.
     #   upstream  on /network-io*, the upstream's delay is UPSTREAM_SHARE of the
     #             mean latency and requests do not queue.
     #   busy      requests queue (on average QUEUE_SHARE of the concurrency, and
@@ -40,6 +58,13 @@ module Rackbench
     #             fibers on /pause/S: concurrency / S, whatever the processes).
     #   unknown   the trial has no process samples (an external server), or no
     #             queue reading to tell "busy" from "under".
+    #
+    # Requests in flight: the concurrency in a closed loop; in an open loop
+    # the achieved rate times the mean service time (Little's law; Measures#in_flight).
+    # A cell's verdict is the most common kind of its trials, a tie going to
+    # the kind listed first above, told by the median trial (by req/s) of
+    # that kind, so the order its trials are read in never changes it
+    # (VerdictCell).
     class Verdict
       THRESHOLDS = {
         error_rate: 0.01,   # 1% failed requests: beyond noise (a closed-loop trial's end loses none)
@@ -51,12 +76,18 @@ module Rackbench
         queue_share: 0.2,   # mean requests waiting over the concurrency: a queue that is there most of the time
         busy_share: 0.9,    # busy slots over all slots
         upstream_share: 0.6, # upstream delay over mean latency: most of a request's time is the upstream's
-        min_room: 50.0      # % of one core: below half a core left by others, CPU figures tell nothing
+        min_room: 50.0,     # % of one core: below half a core left by others, CPU figures tell nothing
+        idle_cores: 0.5,    # cores left unused: half a core is beyond 10 ms ticks and the rest's noise
+        spread: 1.25,       # busiest worker's requests over an even share: 62.5% of them on 2 workers
+        explains: 0.8       # an even split reaches this share of the idle slots' bound: the split is most of the gap
       }.freeze
 
-      LABELS = { "errors" => "memory/errors", "client" => "load generator", "gvl" => "GVL-bound", "cpu" => "CPU-bound",
-                 "upstream" => "upstream", "busy" => "workers busy", "under" => "below capacity",
-                 "unknown" => "unknown" }.freeze
+      LABELS = { "errors" => "memory/errors", "client" => "load generator", "behind" => "server fell behind",
+                 "gvl" => "GVL-bound", "process_cpu" => "CPU-bound per process", "cpu" => "CPU-bound",
+                 "unbalanced" => "unbalanced", "upstream" => "upstream", "busy" => "workers busy",
+                 "under" => "below capacity", "unknown" => "unknown" }.freeze
+      # The rules' order: a cell's tie between kinds goes to the one listed first.
+      KINDS = LABELS.keys.freeze
 
       Result = Struct.new(:kind, :label, :reason, :evidence, :little, keyword_init: true) do
         def to_h
@@ -74,14 +105,9 @@ module Rackbench
         new(trial, upstream_delay_s).result
       end
 
-      # The verdict of a cell: its trials' most common kind (ties: the first
-      # trial's), told by the first trial of that kind.
+      # The verdict of a cell (VerdictCell): the same whatever order its trials come in.
       def self.for_cell(trials)
-        results = trials.map { |t| self.for(t) }
-        return nil if results.empty?
-
-        kind = results.map(&:kind).tally.max_by { |k, n| [n, -results.index { |r| r.kind == k }] }.first
-        results.find { |r| r.kind == kind }
+        VerdictCell.for(trials)
       end
 
       def initialize(trial, upstream_delay_s)
@@ -102,7 +128,12 @@ module Rackbench
       def decide
         return ["unknown", "no process samples (#{@m.why_unsampled})"] unless @m.sampled?
 
-        errors || client || (crowded? ? nil : gvl || cpu) || upstream || busy || (crowded? ? crowded : under)
+        errors || client || behind || limit
+      end
+
+      # What in the server limited it.
+      def limit
+        (crowded? ? nil : gvl || process_cpu || cpu) || unbalanced || upstream || busy || (crowded? ? crowded : under)
       end
 
       def label(kind)
@@ -118,13 +149,32 @@ module Rackbench
       end
 
       def client
-        if @t["valid"] == false
-          return ["client", "the open-loop schedule did not hold (#{@t['invalid_reason'] || 'rate not achieved'})"]
-        end
+        return ["client", @t["invalid_reason"] || "a load host did not hold its load"] if client_failed?
+
         share = @m.client_share
         return nil unless share && share > T[:client_share] && @m.machine_share > T[:saturated]
 
         ["client", "the load generator used #{pct(share * 100)} of the machine while it was #{pct(@m.machine_share * 100)} busy"]
+      end
+
+      # The client's own figures failed the trial: its open-loop sends went
+      # out late (the record's "behind" says "client"; older records: the
+      # reason's words), or a load host failed (closed loop over --load-host).
+      def client_failed?
+        return false unless @t["valid"] == false
+        return @t["behind"] == "client" if @t.key?("behind")
+
+        !@m.open? || @t["invalid_reason"].to_s.start_with?("the load generator")
+      end
+
+      def behind
+        return nil unless @m.open? && @t["valid"] == false
+
+        kind, reason = limit
+        target = @t["target_rate"] || @t["rate"]
+        ["behind", "the server answered #{fmt(@m.rps)} of #{fmt(target)} req/s offered, with #{fmt(@m.in_flight)} " \
+                   "request(s) in flight on average (Little's law: #{fmt(@m.rps)} req/s x #{fmt(@m.service_ms)} ms); " \
+                   "in the server: #{label(kind)}: #{reason}"]
       end
 
       def crowded?
@@ -153,10 +203,46 @@ module Rackbench
                 "while #{fmt(@m.cores - @m.processes)} core(s) had no server process to run (#{@m.cpu_text})"]
       end
 
+      def process_cpu
+        least = @m.least_busy
+        return nil unless least && @m.threads == 1 && !@m.fibers? && !@t["setup"].to_s.include?(" on jruby")
+        return nil unless least >= T[:near_core] * 100.0 && @m.busiest <= T[:over_core] * 100.0
+        return nil unless @m.in_flight >= @m.processes && @m.idle_cores >= T[:idle_cores]
+
+        used = @m.processes == 1 ? "its one process used #{pct(least)}" : "each of its #{@m.processes} processes used #{pct(least)}-#{pct(@m.busiest)}"
+        ["process_cpu", "#{used} of one core, all one single-threaded process can use, while #{fmt(@m.idle_cores)} " \
+                        "core(s) of the CPU left to it stayed idle: more processes would use them (#{@m.cpu_text})"]
+      end
+
       def cpu
         return nil unless @m.in_flight >= @m.client_free_cores && @m.server_pct >= T[:cpu_room] * @m.room
 
         ["cpu", "the server used #{pct(@m.server_pct)} of the #{pct(@m.room)} CPU left to it (#{@m.cpu_text})"]
+      end
+
+      def unbalanced
+        spread = @m.spread
+        return nil unless spread && spread >= T[:spread] && @m.processes > 1 && @m.queueing?
+
+        gap = unbalanced_gap or return nil
+        shares = @m.request_shares.map { |s| pct(s * 100) }.join(":")
+        ["unbalanced", "requests split #{shares} over #{@m.processes} workers (the busiest served #{fmt(spread)}x an " \
+                       "even share) while #{@m.queue_text}#{gap}: an even split would serve about " \
+                       "#{fmt(@m.rps * spread)} req/s (#{@m.cpu_text})"]
+      end
+
+      # ", and 6.4 of 10 threads busy, which bounds it at 198 req/s" when the
+      # split explains the gap from that bound; "" for fibers (no slots); nil otherwise.
+      def unbalanced_gap
+        return "" if @m.fibers?
+
+        busy = @m.busy_slots
+        full = [@m.in_flight, @m.slots].min
+        return nil unless busy.positive? && busy < T[:busy_share] * full
+        return nil unless @m.spread >= T[:explains] * full / busy
+
+        ", #{fmt(busy)} of #{@m.slots} #{@m.threads > 1 ? 'threads' : 'workers'} busy (idle slots bound it at " \
+          "#{fmt(@m.rps * full / busy)} req/s)"
       end
 
       def upstream
@@ -202,3 +288,4 @@ module Rackbench
 end
 
 require_relative "verdict_measures"
+require_relative "verdict_cell"

@@ -13,7 +13,11 @@ module Rackbench
           @cpu = trial["cpu"].is_a?(Hash) ? trial["cpu"] : {}
           @queues = trial["queues"].is_a?(Hash) ? trial["queues"] : {}
           @balance = trial["balance"].is_a?(Hash) ? trial["balance"] : {}
+          @machine = trial["machine"].is_a?(Hash) ? trial["machine"] : {}
         end
+
+        # Sampling::Noise::QUIET_PCT, for old records with no stored limit.
+        QUIET_PCT = 10.0
 
         def sampled?
           !@cpu["server_pct"].nil?
@@ -42,20 +46,41 @@ module Rackbench
 
         # The machine's CPU use from /proc/stat, or what we sampled when it is missing.
         def machine_pct
-          @t.dig("machine", "cpu_pct") || (server_pct + client_pct)
+          @machine["cpu_pct"] || (server_pct + client_pct)
         end
 
         def machine_share = machine_pct / (100.0 * cores)
         def client_share = @cpu["client_machine_share"]
 
-        # Processes other than the server and the load generator (other users of a shared machine).
-        def others_pct
+        # Everything on the machine but the server and the load generator:
+        # rackbench itself, the hypervisor's steal and other processes.
+        def rest_pct
           [machine_pct - server_pct - client_pct, 0.0].max
         end
 
-        # The CPU the server could have had: the cores, less the client's and the others' use.
+        # Other processes (other users of a shared machine): the sampler's
+        # figure over its own window (Sampling::MachineWindow), else the
+        # rest less rackbench's own CPU and the hypervisor's steal.
+        def others_pct
+          @machine["foreign_pct"] || [rest_pct - @machine["rackbench_pct"].to_f - @machine["steal_pct"].to_f, 0.0].max
+        end
+
+        # Above the limit the trial stored with its figure (QUIET_PCT plus the
+        # measurement's error bound, which grows with the cores), or QUIET_PCT.
+        def others_flagged?
+          return false unless @machine["cpu_pct"]
+
+          others_pct > (@machine["foreign_limit_pct"] || QUIET_PCT)
+        end
+
+        # The CPU the server could have had: the cores, less all the rest's use.
         def room
-          [100.0 * cores - client_pct - others_pct, 1.0].max
+          [100.0 * cores - client_pct - rest_pct, 1.0].max
+        end
+
+        # Cores the server left unused of the CPU it could have had.
+        def idle_cores
+          (room - server_pct) / 100.0
         end
 
         # Cores the load generator left (others' use aside): the load must keep this many requests in flight to fill them.
@@ -71,19 +96,57 @@ module Rackbench
           @balance["busiest_cpu_pct"]
         end
 
-        # Requests in flight on average: the concurrency (closed loop), or the open loop's in-flight figure.
+        # Each worker's CPU (% of one core), where the sampler saw it.
+        def worker_cpus
+          Array(@balance["workers"]).filter_map { |w| w["cpu_pct"] if w.is_a?(Hash) }
+        end
+
+        # The least busy worker's CPU, when every worker's is known.
+        def least_busy
+          cpus = worker_cpus
+          cpus.size == processes ? cpus.min : nil
+        end
+
+        # Each worker's share of the requests, busiest first ([] when not counted).
+        def request_shares
+          Array(@balance["workers"]).filter_map { |w| w["requests_share"] if w.is_a?(Hash) }.sort.reverse
+        end
+
+        # The busiest worker's share of the requests over an even split (1.0 = even).
+        def spread
+          @balance["spread"]
+        end
+
+        def open? = @t["loop"] == "open"
+        def rps = @t["rps"].to_f
+
+        # Requests in flight on average. Closed loop: the concurrency (each
+        # connection always has one out). Open loop, by Little's law: the
+        # achieved rate times the mean time a request spent out, from its
+        # actual send (service_ms; latency_ms counts from the planned send, so
+        # it adds the time a request waited for a free connection in the
+        # client, which is not in the server). The stored "in_flight" is only
+        # what was unanswered when the load generator stopped.
         def in_flight
-          (@t["loop"] == "open" ? @t["in_flight"] || little_l : @t["concurrency"]).to_f
+          open? ? little_l : @t["concurrency"].to_f
+        end
+
+        def service_ms
+          @t.dig("service_ms", "mean") || latency_ms
         end
 
         def little_l
-          latency_ms && @t["rps"] ? @t["rps"].to_f * latency_ms / 1000 : 0.0
+          service_ms && @t["rps"] ? rps * service_ms / 1000 : 0.0
         end
 
+        # Requests held by the processes: in flight less those the kernel
+        # still held in the accept queue (sampled at 5 Hz), per process.
+        # Not from Puma's busy threads, which each worker reports at its
+        # check-in (up to a second old, and taken when the worker's stats
+        # thread got the GVL): one or two readings per trial.
         def in_flight_per_process
-          busy = @queues.dig("server", "busy_threads", "mean")
-          per = in_flight / processes
-          busy ? [per, busy.to_f / processes].min : per
+          accepted = in_flight - @queues.dig("accept", "mean").to_f
+          [accepted, 0.0].max / processes
         end
 
         def waiting
@@ -125,9 +188,12 @@ module Rackbench
           parts.join(", ")
         end
 
+        # Other processes are named only above their limit: below it they
+        # are within the measurement's error (and rackbench's own CPU is
+        # never theirs).
         def cpu_text
           text = "server #{server_pct.round}% of #{cores * 100}%, load generator #{client_pct.round}%"
-          text += ", other processes #{others_pct.round}%" if @t.dig("machine", "cpu_pct")
+          text += ", other processes #{others_pct.round}%" if others_flagged?
           text
         end
 
@@ -136,9 +202,9 @@ module Rackbench
           { "concurrency" => @t["concurrency"], "in_flight" => in_flight.round(2), "slots" => fibers? ? nil : slots,
             "waiting_mean" => waiting, "busy_slots" => queue_known? ? busy_slots.round(2) : nil,
             "server_cpu_pct" => @cpu["server_pct"], "client_cpu_pct" => @cpu["client_pct"],
-            "other_cpu_pct" => @t.dig("machine", "cpu_pct") && others_pct.round(1), "cores" => cores,
-            "busiest_process_cpu_pct" => busiest, "processes" => processes, "error_rate" => @t["error_rate"],
-            "worker_restarts" => restarts }
+            "other_cpu_pct" => @machine["cpu_pct"] && others_pct.round(1), "cores" => cores,
+            "busiest_process_cpu_pct" => busiest, "processes" => processes, "requests_spread" => spread,
+            "error_rate" => @t["error_rate"], "worker_restarts" => restarts }
         end
 
         private
