@@ -23,6 +23,11 @@ module Rackbench
         trials.any? { |t| foreign?(t) } ? FLAG : ""
       end
 
+      # A Stats::Cells cell with a trial measured under foreign load.
+      def foreign_cell?(cell)
+        cell.trials.any? { |t| foreign?(t) }
+      end
+
       def lines(trials)
         out = []
         busy = trials.select { |t| foreign?(t) }
