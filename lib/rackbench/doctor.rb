@@ -14,8 +14,9 @@ module Rackbench
 
     def initialize(max_concurrency: 32, proc_root: "/proc", sys_root: "/sys", engine: Load.engine("wrk"),
                    orphans: -> { ProcessControl::Journal.orphans }, jruby: Runtime::Jruby.default,
-                   noise: -> { Sampling::Noise.measure(window: 1.0) })
+                   noise: -> { Sampling::Noise.measure(window: 1.0) }, engines: nil)
       @noise = noise
+      @engines = engines
       @max_concurrency = max_concurrency
       @proc = proc_root
       @sys = sys_root
@@ -25,7 +26,7 @@ module Rackbench
     end
 
     def findings
-      [wrk, cores, governor, open_files, swap, load_average, quiet, yjit, Runtime::JrubyStatus.finding(@jruby), leftovers].compact
+      [wrk, *engines, cores, governor, open_files, swap, load_average, quiet, yjit, Runtime::JrubyStatus.finding(@jruby), leftovers].compact
     end
 
     private
@@ -48,6 +49,19 @@ module Rackbench
       return Finding.new(level: :fail, topic: "wrk", text: "not found on PATH: run bin/setup (or apt-get install wrk)") unless @engine.available?
 
       Finding.new(level: :ok, topic: "wrk", text: "version #{@engine.version}")
+    end
+
+    # The other load programs (ab, siege, h2load): each only for its own
+    # --engine, so a missing one is a warning, never a failure.
+    # engines: {topic => engine} (default: each program's first engine).
+    def engines
+      others = @engines || Load.programs.except("wrk").to_h { |program, names| [program, Load.engine(names.first)] }
+      others.map do |topic, engine|
+        next Finding.new(level: :ok, topic: topic, text: "version #{engine.version}") if engine.available?
+
+        hint = engine.class.const_defined?(:NOT_FOUND) ? engine.class::NOT_FOUND : "#{topic} not found on PATH"
+        Finding.new(level: :warn, topic: topic, text: "#{hint}; needed only for --engine #{engine.name}")
+      end
     end
 
     def cores

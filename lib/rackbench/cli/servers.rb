@@ -2,22 +2,43 @@
 
 require_relative "command"
 require_relative "../server"
+require_relative "../load"
 require_relative "../runtime/jruby_status"
 
 module Rackbench
   module CLI
-    # rackbench servers: which servers can run here, with versions.
+    # rackbench servers: which servers can run here, with versions, then
+    # the load programs (and the engines that run each).
     class ServersCommand < Command
       def call(argv)
         parser = OptionParser.new("Usage: rackbench servers")
         return 0 unless parse!(parser, argv)
         Server.all.each do |adapter|
           version = adapter.version
-          state = version || "not installed: #{adapter.install_hint}"
+          state = version ? "#{version}#{protocols(adapter)}" : "not installed: #{adapter.install_hint}"
           @out.puts format("%-10s %s", adapter.key, state)
         end
         @out.puts Runtime::JrubyStatus.line(Runtime::Jruby.default(@env))
+        Load.programs.each { |program, names| @out.puts format("%-10s %s", program, engine_state(names)) }
         0
+      end
+
+      private
+
+      # " (also serves h2c: --engine h2load)" for a server that serves more than HTTP/1.1.
+      def protocols(adapter)
+        more = adapter.class.protocols - %w[http/1.1]
+        return "" if more.empty?
+
+        engines = Load.names.select { |n| more.include?(Load.protocol(n)) }
+        " (also serves #{more.join(', ')}: --engine #{engines.join(', ')})"
+      end
+
+      def engine_state(names)
+        engine = Load.engine(names.first)
+        return "#{engine.version} (load engine: --engine #{names.join(', ')})" if engine.available?
+
+        "not installed: #{engine.class.const_defined?(:NOT_FOUND) ? engine.class::NOT_FOUND : 'not on PATH'}"
       end
     end
   end

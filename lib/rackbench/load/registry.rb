@@ -12,19 +12,25 @@ module Rackbench
   #             processes as the "client" role (nil: it runs none)
   #   loop      "closed" (takes --concurrency) or "open" (takes --rate)
   #   scenario  loads a weighted mix of paths (--scenario)
+  #   protocol  what it speaks: "http/1.1" (HTTP/1.x), or "h2c" (HTTP/2 in
+  #             cleartext with prior knowledge: Config refuses setups whose
+  #             server does not serve it, Server::Base.protocols)
+  #   no_rate   a closed-loop engine's reason to refuse --rate although its
+  #             program has a rate option (Config says it with the refusal)
   #
   # lib/rackbench/load.rb loads every file of load/, so a new engine is one
   # new file there (docs/architecture.md).
   module Load
-    Registration = Struct.new(:name, :order, :process, :loop, :scenario, :factory, keyword_init: true)
+    Registration = Struct.new(:name, :order, :process, :loop, :scenario, :protocol, :no_rate, :factory,
+                              keyword_init: true)
     ENGINES = {} # name => Registration, in the order engines are listed
 
     module_function
 
     # order: where the engine is listed (accepted names), lowest first.
-    def register(name, order:, process:, loop: "closed", scenario: false, &factory)
+    def register(name, order:, process:, loop: "closed", scenario: false, protocol: "http/1.1", no_rate: nil, &factory)
       ENGINES[name] = Registration.new(name: name, order: order, process: process, loop: loop, scenario: scenario,
-                                       factory: factory)
+                                       protocol: protocol, no_rate: no_rate, factory: factory)
       ENGINES.replace(ENGINES.sort_by { |_, r| r.order }.to_h)
     end
 
@@ -51,6 +57,17 @@ module Rackbench
 
     def scenario?(name)
       ENGINES[name.to_s]&.scenario ? true : false
+    end
+
+    # {program => the engines that run it}, in the order engines are listed:
+    # what `rackbench servers` and `doctor` say is installed.
+    def programs
+      ENGINES.values.select(&:process).group_by(&:process).transform_values { |regs| regs.map(&:name) }
+    end
+
+    # "http/1.1" or "h2c" (unknown names: "http/1.1").
+    def protocol(name)
+      ENGINES[name.to_s]&.protocol || "http/1.1"
     end
   end
 end

@@ -13,6 +13,9 @@ module Rackbench
     #   each request's planned send time (see WrkOpenLoop).
     # errors keys: ERROR_KINDS (Integer).
     # loop: "closed" or "open".
+    # protocol: what the engine spoke when it says ("h2c": HTTP/2 in
+    #   cleartext with prior knowledge, H2load); nil: HTTP/1.x, as each
+    #   engine's own comment states (wrk and siege 1.1, ab 1.0).
     #
     # Open loop only (nil for closed-loop engines):
     #   service_ms        the same keys, measured from the actual send time
@@ -50,7 +53,7 @@ module Rackbench
     # its level, requests, achieved rate, schedule slip, client CPU, valid).
     Result = Struct.new(:engine, :requests, :duration_s, :bytes, :errors, :latency_ms, :loop, :command,
                         :service_ms, :target_rate, :achieved_rate, :connections, :planned, :in_flight, :unsent,
-                        :schedule_slip_ms, :valid, :invalid_reason, :window, :hosts, :unanswered_ms,
+                        :schedule_slip_ms, :valid, :invalid_reason, :window, :hosts, :unanswered_ms, :protocol,
                         keyword_init: true) do
       def rps
         duration_s.positive? ? requests / duration_s : 0.0

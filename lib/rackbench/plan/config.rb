@@ -154,6 +154,7 @@ module Rackbench
       check_decide(cfg)
       check_scenario(cfg)
       check_url(cfg)
+      check_protocol(cfg)
       check_arena(cfg)
       cfg[:cpus] = ProcessControl::Affinity.parse(cfg[:cpus]) unless cfg[:cpus].is_a?(ProcessControl::Affinity::Sets)
       Load::Remote::Settings.check(cfg)
@@ -250,12 +251,33 @@ module Rackbench
                         "(#{cfg[:engine]} loads one URL)"
     end
 
+    # An engine that speaks HTTP/2 in cleartext (Load.protocol "h2c": h2load)
+    # needs setups whose server serves it (Server::Base.protocols) with
+    # nothing in front (nginx here serves HTTP/1.1). A --url server is the
+    # user's to know; h2load itself then says when it got no HTTP/2 answer.
+    def check_protocol(cfg)
+      protocol = Load.protocol(cfg[:engine])
+      return if protocol == "http/1.1" || cfg[:url]
+
+      cannot = cfg[:setups].reject { |s| s.front.nil? && Server::ADAPTERS[s.server]&.protocols&.include?(protocol) }
+      return if cannot.empty?
+
+      able = Server::ADAPTERS.select { |_, klass| klass.protocols.include?(protocol) }.keys
+      raise UsageError, "--engine #{cfg[:engine]} speaks HTTP/2 in cleartext (#{protocol}, prior knowledge), which " \
+                        "#{cannot.map(&:label).join(' and ')} cannot serve: only #{able.join(', ')} serve#{'s' if able.size == 1} " \
+                        "#{protocol} here#{' with nothing in front' if cannot.any?(&:front)}; give " \
+                        "#{able.map { |k| "-s \"#{k} x2\"" }.join(' or ')}, or use --engine wrk"
+    end
+
     # --rate needs an open-loop engine, and an open-loop engine needs --rate.
     def check_loop(cfg)
       open = Load.open_loop?(cfg[:engine])
       return if open == cfg[:rate].any?
 
-      raise UsageError, "--engine #{cfg[:engine]} is closed-loop and takes --concurrency, not --rate" unless open
+      unless open
+        why = Load.registration(cfg[:engine]).no_rate
+        raise UsageError, "--engine #{cfg[:engine]} is closed-loop and takes --concurrency, not --rate#{": #{why}" if why}"
+      end
 
       raise UsageError, "--engine #{cfg[:engine]} is open-loop: give --rate, e.g. --rate 50,100,200"
     end

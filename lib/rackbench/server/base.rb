@@ -39,6 +39,8 @@ module Rackbench
     #   deploy_command(setup)   how to start it with that file
     #   runtime_adapters        {"jruby" => PumaJruby}: the adapter that runs it on another
     #                           runtime (registered from that adapter's file); none: "on RUNTIME" refused
+    #   protocols               what it serves over http:// ("http/1.1"; "h2c": HTTP/2 in cleartext
+    #                           with prior knowledge, which --engine h2load needs: Config refuses others)
     #
     # Adapters only describe a server; ProcessControl::ServerInstance boots and stops it.
     # Built with the app under test: a user's app with a Gemfile runs the
@@ -63,6 +65,7 @@ module Rackbench
         def deploy_files(_setup, _comment) = {}
         def deploy_command(_setup) = nil
         def runtime_adapters = (@runtime_adapters ||= {})
+        def protocols = %w[http/1.1]
 
         # An adapter that runs another adapter's server on another runtime
         # (PumaJruby: Puma "on jruby") registers itself under that runtime.

@@ -7,8 +7,8 @@ module Rackbench
     # Falcon (socketry): "falcon xN" runs `falcon serve --forked --count N`,
     # N processes forked from a controller. Each process is one event loop
     # serving many requests at once on fibers, so "xN:T" (threads) does not
-    # apply. Bound with an http:// URL: plain HTTP/1.1, no TLS (HTTP/2 only
-    # with prior knowledge, which wrk never sends).
+    # apply. Bound with an http:// URL: plain HTTP/1.1, no TLS, and HTTP/2
+    # with prior knowledge (h2c), which wrk never sends and h2load does.
     #
     # Falcon loads the app in every worker; with preload (the default) a
     # generated script loads it once in the controller first (`--preload`,
@@ -27,6 +27,9 @@ module Rackbench
       def self.default_label(cores) = "falcon x#{cores}"
       # Many requests per process on fibers: no thread slots to be busy (Stats::Verdict).
       def self.fibers? = true
+      # Its http:// endpoint also serves HTTP/2 to a client that opens with
+      # the HTTP/2 preface (h2c, prior knowledge): --engine h2load.
+      def self.protocols = %w[http/1.1 h2c]
       # Many requests per process on fibers: a tune probe keeps this many in
       # flight per process (Puma's largest thread count).
       def self.in_flight_per_process = 16
