@@ -35,6 +35,23 @@ class DoctorTest < Minitest::Test
     assert_match(/ulimit -n/, f["open files"].text)
   end
 
+  # The other load programs (ab, siege, h2load) are each needed only for
+  # their own --engine: missing is a warning naming the install, never a FAIL.
+  def test_other_load_programs_are_listed
+    proc_root, sys_root = fake_roots
+    missing = Rackbench::Load::H2load.new(binary: File.join(tmpdir, "h2load"))
+    f = by_topic(Rackbench::Doctor.new(proc_root: proc_root, sys_root: sys_root, engine: Rackbench::Load::Fake.new,
+                                       engines: { "h2load" => missing, "fake" => Rackbench::Load::Fake.new }))
+    assert_equal :warn, f["h2load"].level
+    assert_equal "h2load not found on PATH: run bin/setup (or apt-get install nghttp2-client); needed only for " \
+                 "--engine h2load", f["h2load"].text
+    assert_equal :ok, f["fake"].level
+    assert_equal "version 1.0.0", f["fake"].text
+    topics = Rackbench::Doctor.new(proc_root: proc_root, sys_root: sys_root, engine: Rackbench::Load::Fake.new,
+                                   noise: -> {}, orphans: -> { [] }).send(:engines).map(&:topic)
+    assert_equal %w[ab siege h2load], topics, "one finding per program other than wrk, in the engines' order"
+  end
+
   def test_quiet_machine_is_ok
     proc_root, sys_root = fake_roots(swap_free: 204_800, governor: "performance")
     f = by_topic(Rackbench::Doctor.new(max_concurrency: 4, proc_root: proc_root, sys_root: sys_root,

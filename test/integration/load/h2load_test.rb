@@ -108,6 +108,15 @@ class H2loadRunTest < Minitest::Test
     assert_equal "h2load", JSON.parse(File.read(File.join(out, "meta.json"))).dig("engine", "name")
   end
 
+  def test_servers_lists_h2load_and_who_serves_h2c
+    require_tool!("h2load", Rackbench::Load::H2load.new.available?)
+    status, stdout, err = run_cli("servers")
+    assert_equal 0, status, err
+    assert_match(/^h2load\s+1\.\d+\.\d+ \(load engine: --engine h2load\)$/, stdout)
+    assert_match(/^falcon\s+\d+\.\d+\.\d+ \(also serves h2c: --engine h2load\)$/, stdout)
+    assert_match(/^puma\s+\d+\.\d+\.\d+$/, stdout)
+  end
+
   def test_a_setup_without_h2c_is_refused_before_anything_boots
     out = File.join(tmpdir, "run")
     status, stdout, err = run_cli("run", "-s", "puma x2:5", "-e", "/hello", "-c", "8", "-d", "1",
