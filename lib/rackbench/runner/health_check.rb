@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "net/http"
+require_relative "../process/http_probe"
 require_relative "../clock"
 require_relative "../stats/summary"
 
@@ -77,11 +78,24 @@ module Rackbench
         end
       end
 
+      # The answer's body is read bounded as the probes read theirs
+      # (ProcessControl::HttpProbe.read_bounded: at most 1 MiB kept, 8 MiB
+      # read, within the timeout), so a health path that streams without end
+      # is a failed check, not a thread stuck reading it.
       def check
         started = Clock.now
-        res = connection.request_get(@path)
+        code = nil
+        unfinished = nil
+        catch(:cut) do
+          connection.request_get(@path) do |res|
+            code = res.code.to_i
+            unfinished = ProcessControl::HttpProbe.read_bounded(res, +"", started + @timeout, @timeout)
+            throw :cut if unfinished
+          end
+        end
         ms = (Clock.now - started) * 1000
-        return failure("status #{res.code}") unless res.code.to_i.between?(200, 399)
+        return failure("body did not end") if unfinished
+        return failure("status #{code}") unless code.between?(200, 399)
 
         @latencies << ms
       rescue Net::OpenTimeout, Net::ReadTimeout

@@ -52,10 +52,20 @@ module Rackbench
       def fetch
         http = Net::HTTP.new("127.0.0.1", @port)
         http.open_timeout = http.read_timeout = @timeout
-        response = http.request(Net::HTTP::Get.new("/stats?token=#{@token}"))
+        body = +""
+        response = nil
+        unfinished = nil
+        catch(:cut) do # read bounded as every HTTP read rackbench makes (HttpProbe.read_bounded)
+          http.request(Net::HTTP::Get.new("/stats?token=#{@token}")) do |res|
+            response = res
+            unfinished = ProcessControl::HttpProbe.read_bounded(res, body, Clock.now + @timeout, @timeout)
+            throw :cut if unfinished
+          end
+        end
         raise Error, "Puma's control app answered #{response.code}" unless response.is_a?(Net::HTTPOK)
+        raise Error, "Puma's control app's answer did not end: #{unfinished}" if unfinished
 
-        JSON.parse(response.body)
+        JSON.parse(body)
       end
 
       def self.parse(stats, pid: nil)

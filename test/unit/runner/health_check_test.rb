@@ -90,4 +90,35 @@ class HealthCheckTest < Minitest::Test
     deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 5
     sleep 0.02 until yield(check.summary) || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
   end
+
+  # A health path that streams without end is a failed check within the
+  # timeout, read bounded: never a thread stuck reading it.
+  def test_an_endless_body_is_a_failed_check
+    server = TCPServer.new("127.0.0.1", 0)
+    thread = Thread.new do
+      loop do
+        Thread.new(server.accept) do |c|
+          c.gets("\r\n\r\n")
+          c.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
+          chunk = "x" * 16_384
+          loop { c.write("#{chunk.bytesize.to_s(16)}\r\n#{chunk}\r\n") }
+        rescue IOError, SystemCallError
+          nil
+        ensure
+          c.close
+        end
+      end
+    rescue IOError
+      nil
+    end
+    check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
+                                               interval: 0.1, timeout: 1).start
+    wait_for(check) { |now| now["failures"] >= 1 }
+    s = check.stop
+    assert_operator s["failures"], :>=, 1
+    assert_equal 0, s["checks"] - s["failures"], "no endless check passed"
+  ensure
+    server&.close
+    thread&.join(2)
+  end
 end
