@@ -73,7 +73,24 @@ module Rackbench
       def notes
         differences = ENV_KEYS.select { |k, _| @a[:meta][k] != @b[:meta][k] }.values
         env = differences.empty? ? [] : ["the runs differ in #{differences.join(', ')}; a difference may come from the machine, not the servers."]
-        env + speed_notes
+        env + version_notes + speed_notes
+      end
+
+      # Server and load-engine versions (meta.json's servers and engine) that
+      # differ between the runs, each named with both versions: a change may
+      # be the new version's, not the configuration's.
+      def version_notes
+        a_servers = @a[:meta]["servers"].is_a?(Hash) ? @a[:meta]["servers"] : {}
+        b_servers = @b[:meta]["servers"].is_a?(Hash) ? @b[:meta]["servers"] : {}
+        changed = (a_servers.keys & b_servers.keys).reject { |k| a_servers[k] == b_servers[k] }
+                                                  .map { |k| "#{k} #{a_servers[k] || '?'} in A, #{b_servers[k] || '?'} in B" }
+        engine = ->(meta) { meta["engine"].is_a?(Hash) ? "#{meta['engine']['name']} #{meta['engine']['version']}".strip : nil }
+        a_engine = engine.call(@a[:meta])
+        b_engine = engine.call(@b[:meta])
+        changed << "load engine #{a_engine} in A, #{b_engine} in B" if a_engine && b_engine && a_engine != b_engine
+        return [] if changed.empty?
+
+        ["versions differ: #{changed.join('; ')}; a difference may come from the version, not the setup."]
       end
 
       # What the runs' CPU-speed calibrations say (nothing for runs without).

@@ -166,6 +166,17 @@ class CliCompareTest < Minitest::Test
     assert_match(/^Note: A's CPU speed moved by 0\.9% while it ran/, out, "the notes follow the margin")
   end
 
+  # Server and engine versions that differ between the runs are named.
+  def test_a_note_names_server_and_engine_versions_that_differ
+    a = run_with("a", F.repetitions([98, 100, 102], **CELL))
+    meta = F::META.merge("servers" => { "puma" => "7.2.0", "unicorn" => "6.1.0" }, "engine" => { "name" => "wrk", "version" => "4.2.0" })
+    b = run_with("b", F.repetitions([98, 100, 102], **CELL), meta: meta)
+    _status, out, = run_cli("compare", a, b)
+    assert_match(/^Note: versions differ: puma 8.0.2 in A, 7.2.0 in B; load engine wrk 4.1.0 in A, wrk 4.2.0 in B; a difference may come from the version/, out)
+    _status, same, = run_cli("compare", a, a)
+    refute_match(/versions differ/, same)
+  end
+
   def test_errors_are_one_line
     a = run_with("a", F.repetitions([1, 2], **CELL))
     status, _, err = run_cli("compare", a)
