@@ -39,6 +39,6 @@ class ReportFromRunTest < Minitest::Test
     status, out, err = run_cli("compare", a, b)
     assert_equal 0, status, err
     assert_match(/^req\/s in 4 cell\(s\) compared: /, out.lines.last)
-    assert_match(/Welch's t-test/, out)
+    assert_match(/Welch's t on the log values/, out)
   end
 end
