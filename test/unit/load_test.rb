@@ -12,11 +12,11 @@ class LoadFactoryTest < Minitest::Test
 
   def test_unknown_name_suggests_the_closest
     error = assert_raises(Rackbench::UsageError) { Rackbench::Load.engine("wrk2") }
-    assert_equal 'unknown load engine "wrk2" (did you mean "wrk"?); accepted: wrk, wrk-open, ab, siege, siege-close, fake', error.message
+    assert_equal 'unknown load engine "wrk2" (did you mean "wrk"?); accepted: wrk, wrk-open, ab, siege, siege-close, h2load, fake', error.message
   end
 
   def test_unknown_name_without_a_close_one
     error = assert_raises(Rackbench::UsageError) { Rackbench::Load.engine("jmeter") }
-    assert_equal 'unknown load engine "jmeter"; accepted: wrk, wrk-open, ab, siege, siege-close, fake', error.message
+    assert_equal 'unknown load engine "jmeter"; accepted: wrk, wrk-open, ab, siege, siege-close, h2load, fake', error.message
   end
 end

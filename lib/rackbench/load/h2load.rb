@@ -59,7 +59,8 @@ module Rackbench
       NO_RATE = "h2load's --rps times a request that waited for a free stream from when it was sent, not from " \
                 "when it was due, so its latency would hide the queueing (coordinated omission); use --engine " \
                 "wrk-open for --rate"
-      Load.register("h2load", order: 8, process: "h2load", protocol: "h2c", no_rate: NO_RATE) { new }
+      # Listed after siege-close (5), before the fake (6).
+      Load.register("h2load", order: 5.5, process: "h2load", protocol: "h2c", no_rate: NO_RATE) { new }
 
       NOT_FOUND = "h2load not found on PATH: run bin/setup (or apt-get install nghttp2-client)"
       VERSION_LINE = %r{h2load\s+nghttp2/(\d+(?:\.\d+)+)}.freeze

@@ -262,11 +262,12 @@ module Rackbench
       cannot = cfg[:setups].reject { |s| s.front.nil? && Server::ADAPTERS[s.server]&.protocols&.include?(protocol) }
       return if cannot.empty?
 
-      able = Server::ADAPTERS.select { |_, klass| klass.protocols.include?(protocol) }.keys
+      able = Server::ADAPTERS.values.select { |klass| klass.protocols.include?(protocol) }
       raise UsageError, "--engine #{cfg[:engine]} speaks HTTP/2 in cleartext (#{protocol}, prior knowledge), which " \
-                        "#{cannot.map(&:label).join(' and ')} cannot serve: only #{able.join(', ')} serve#{'s' if able.size == 1} " \
-                        "#{protocol} here#{' with nothing in front' if cannot.any?(&:front)}; give " \
-                        "#{able.map { |k| "-s \"#{k} x2\"" }.join(' or ')}, or use --engine wrk"
+                        "#{cannot.map(&:label).join(' and ')} cannot serve: only #{able.map(&:key).join(', ')} " \
+                        "serve#{'s' if able.size == 1} #{protocol} here#{' with nothing in front' if cannot.any?(&:front)}; " \
+                        "give #{able.map { |k| "-s \"#{k.default_label(2) || k.footprint_label}\"" }.join(' or ')}, " \
+                        "or use --engine wrk"
     end
 
     # --rate needs an open-loop engine, and an open-loop engine needs --rate.
