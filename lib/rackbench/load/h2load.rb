@@ -41,8 +41,9 @@ module Rackbench
     # send, and the requests that would have queued meanwhile are never timed;
     # h2load makes no correction at all. h2load prints no percentiles: only
     # min, max, mean and sd, rounded to 10 µs (10 ms above 1 s), over a
-    # uniform reservoir sample of at most 1,000,000 responses (sd is the
-    # population's, or the sample's when sampled). rackbench takes every
+    # uniform reservoir sample of at most 1,000,000 responses (sd divides by
+    # n - 1: h2load's sampling counter counts each response twice, so it
+    # always takes the sample formula). rackbench takes every
     # figure from --log-file instead (one row per stream closed in the window,
     # µs): min, max, mean, stdev and nearest-rank percentiles (the smallest
     # time at or below which p% of responses fall) over every complete
@@ -53,7 +54,9 @@ module Rackbench
     # connection's streams were busy waits in a pending count and is timed
     # from when it is finally sent (rps_cb and on_stream_close, src/h2load.cc),
     # not from its intended time: the same coordinated omission as the closed
-    # loop. Use wrk-open (--rate) for latency from the intended send time.
+    # loop. (Its -r/--rate is another thing: new connections per period, each
+    # then a closed loop.) Use wrk-open (--rate) for latency from the
+    # intended send time.
     class H2load
       include Program
       NO_RATE = "h2load's --rps times a request that waited for a free stream from when it was sent, not from " \
