@@ -11,7 +11,7 @@ class ConfigTest < Minitest::Test
   def test_defaults_are_frozen_and_valid
     cfg = build
     assert cfg.frozen?
-    assert_equal [1, 16], cfg[:concurrency]
+    assert_equal [1, 8], cfg[:concurrency]
     assert_in_delta 2.0, cfg[:duration]
     assert_in_delta 0.0, cfg[:cooldown]
   end

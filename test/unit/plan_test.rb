@@ -36,7 +36,7 @@ class PlanTest < Minitest::Test
     p = plan
     assert_equal Rackbench::Config::QUICK_ENDPOINTS, p.endpoints
     assert_equal Rackbench::Config.default_setups.size, p.setups.size
-    assert_equal [1, 16], p.levels
+    assert_equal [1, 8], p.levels
     setups = Rackbench::Config.default_setups(2)
     assert_equal 48, plan(setups: setups).trials.size
     assert_includes setups, "falcon x2"

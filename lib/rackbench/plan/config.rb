@@ -24,13 +24,16 @@ module Rackbench
     # than servers (3 levels and 1 s cool-downs took 4 min 2 s; a cool-down
     # is now --cooldown's to ask for); durations were not (wrk takes whole
     # seconds, and 1 s trials hold less than one round of thin's c = 16
-    # latency on /pause/0.05, 0.8 s). c = 1 is one request's latency; c = 16
-    # queues on every default setup (8 per core on 2 cores).
+    # latency on /pause/0.05, 0.8 s). c = 1 is one request's latency; c = 8
+    # queues on every default setup (4 per core on 2 cores). Not c = 16: on
+    # /pause/0.05 the two-process setups then hold each request ~0.4 s, and a
+    # 2 s trial is under Stats::Validity's 10 x W, so half the quick plan's
+    # cells came out "not valid" (W = 0.2 s at c = 8).
     DEFAULTS = {
       setups: [],            # empty: every installed server scaled to the cores (Config.default_setups)
       endpoints: [],         # empty: the quick plan's arena endpoints
       scenario: nil,         # weighted paths loaded together: "/:5,/posts:3" (replaces endpoints)
-      concurrency: [1, 16],
+      concurrency: [1, 8],
       rate: [],              # req/s per level; non-empty: open loop (engine wrk-open) instead of concurrency
       connections: nil,      # open loop: connections; nil: max(R x 10 ms, R x expected_latency)
       expected_latency: nil, # open loop: seconds of latency to provision connections for; nil: from the warm-up (Load::OpenLoopSizing), 0.25 without one

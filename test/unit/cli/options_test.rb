@@ -20,7 +20,7 @@ class CliOptionsTest < Minitest::Test
   def test_help_defaults_come_from_config_defaults
     run = help("run")
     assert_match(/\(default 2\)$/, line(run, "--duration"))
-    assert_match(/\(default 1,16\)$/, line(run, "--concurrency"))
+    assert_match(/\(default 1,8\)$/, line(run, "--concurrency"))
     assert_match(/\(default 30\)$/, line(run, "--timeout"))
     assert_match(/\(default 20000\)$/, line(run, "--upstream-bytes"))
     # The rule wrk applies when --threads is not given (Load::Wrk#thread_count).
@@ -32,7 +32,7 @@ class CliOptionsTest < Minitest::Test
     require "rackbench/cli/run"
     text = Rackbench::CLI::RunCommand.banner(4)
     assert_match(/\(puma x4:5, unicorn x4, thin, passenger x4, falcon x4, pitchfork x4\)/, text)
-    assert_match(%r{endpoints /hello, /fibonacci/25, /template-render, /pause/0\.05, concurrency 1, 16,}, text)
+    assert_match(%r{endpoints /hello, /fibonacci/25, /template-render, /pause/0\.05, concurrency 1, 8,}, text)
     assert_match(/2 s per trial after a 1 s warm-up per endpoint: 8 trials per server, under 3 minutes/, text)
     assert_includes help("run"), "every installed server in its\ndefault setup for this machine's #{Etc.nprocessors} cores"
   end
