@@ -106,7 +106,9 @@ module Rackbench
       def print_rows(rows)
         widths = rows.transpose.map { |col| col.map(&:length).max }
         rows.each_with_index do |row, i|
-          @io.puts row.each_with_index.map { |text, j| j.zero? ? text.ljust(widths[j]) : text.rjust(widths[j]) }.join("  ")
+          # Left-aligned: a cell's marks (~ ? !N) follow its figures, so
+          # right-aligning would shift the figures of marked cells.
+          @io.puts row.each_with_index.map { |text, j| text.ljust(widths[j]) }.join("  ").rstrip
           @io.puts widths.map { |w| "-" * w }.join("  ") if i.zero?
         end
       end
