@@ -19,6 +19,8 @@ module Rackbench
     #   same line says so (a warning of the run): never dropped in silence.
     # - The app's Gemfile has no lock, or its lock names gems not installed
     #   (Workload::BundleCheck): one line, exit 2.
+    # - A setup's own words the installed server lacks ("puma x2:5 io:4" on
+    #   a Puma before 8.0: Server::Base#unsupported): one line, exit 2.
     module ServerCheck
       module_function
 
@@ -35,6 +37,7 @@ module Rackbench
           config = Config.build(config.merge(setups: Config.default_setups(installed: keys)))
         else
           requested!(config[:setups].reject { |s| s.runtime == "jruby" }.map(&:server), app) # JrubyCheck checks the others
+          words!(config[:setups], app, cpus: config[:cpus])
         end
         stale!(app, env: env)
         [config, warning]
@@ -57,6 +60,15 @@ module Rackbench
         raise UsageError, "no server of the default plan can run: #{line}" if gone.size == keys.size
 
         [keys - gone, "left out of this run: #{line}"]
+      end
+
+      # The first setup whose words its server's installed version cannot run.
+      def words!(setups, app, cpus: nil)
+        setups.each do |setup|
+          adapter = Server.adapter(setup.server, app: app, runtime: setup.runtime == "jruby" ? "jruby" : nil)
+          line = adapter.available? && adapter.unsupported(setup, cpus: cpus)
+          raise UsageError, line if line
+        end
       end
 
       def unlocked!(app)

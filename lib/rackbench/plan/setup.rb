@@ -24,9 +24,19 @@ module Rackbench
   # a heap limit "-Xmx512m" (the JVM's default is a quarter of RAM). A word
   # "#NAME" only names it: "puma x2:5 #a" and "puma x2:5 #b" are one
   # configuration under two labels (an A/A test of the decisions).
-  Setup = Struct.new(:label, :server, :workers, :threads, :preload, :front, :runtime, :heap, keyword_init: true) do
+  #
+  # Any other word is the server's own (its adapter's setup_word; options
+  # holds what it read): "puma x2:5 fibers" (fiber_per_request), "puma x2:5
+  # io:4" (max_io_threads), "puma auto:5" (workers :auto), "itsi x2 fibers"
+  # (its fiber scheduler).
+  Setup = Struct.new(:label, :server, :workers, :threads, :preload, :front, :runtime, :heap, :options, keyword_init: true) do
     def to_h
       super.transform_keys(&:to_s)
+    end
+
+    # A server word's value ("fibers" => true, "io" => 4), nil when not given.
+    def option(key)
+      (options || {})[key]
     end
 
     # Requests the setup can serve at once (processes x threads).
@@ -54,6 +64,7 @@ module Rackbench
       preload = true
       front = nil
       runtime = "mri"
+      options = {}
       heap = JrubySetup.take_heap!(words, text)
       words.reject! { |w| w.match?(/\A#[\w.-]+\z/) } # name tags: the same setup under two names (an A/A test)
       2.times do
@@ -73,12 +84,25 @@ module Rackbench
         when "nopreload" then preload = false
         when "preload" then preload = true
         else
-          raise UsageError, "setup #{text.inspect}: cannot read #{word.inspect}; write #{FORMAT}"
+          taken = spec.setup_word(word.downcase) or raise UsageError, unreadable(text, word, server, spec)
+          counts = taken.slice(:workers, :threads)
+          workers = counts.fetch(:workers, workers)
+          threads = counts.fetch(:threads, threads)
+          check_counts!(text, server, spec, workers, counts[:threads]) if counts.any?
+          options.merge!(taken.except(:workers, :threads))
         end
       end
       JrubySetup.check!(text, server, workers, runtime, heap, front)
+      spec.check_words!(text, workers: workers, threads: threads, options: options) unless options.empty?
       new(label: text.strip.squeeze(" "), server: server, workers: workers, threads: threads, preload: preload,
-          front: front, runtime: runtime, heap: heap)
+          front: front, runtime: runtime, heap: heap, options: options.freeze)
+    end
+
+    # A word neither Setup nor the server reads: the server's own words named.
+    def self.unreadable(text, word, server, spec)
+      own = spec.setup_words
+      also = own.empty? ? "" : "; #{server} also takes #{own.join(', ')}"
+      "setup #{text.inspect}: cannot read #{word.inspect}; write #{FORMAT}#{also}"
     end
 
     RUNTIMES = %w[mri yjit jruby].freeze
@@ -112,6 +136,6 @@ module Rackbench
 
       raise UsageError, "setup #{text.inspect}: threads must be 1..#{MAX_THREADS} (got #{threads})"
     end
-    private_class_method :unknown_server, :check_counts!, :runtime!
+    private_class_method :unknown_server, :check_counts!, :runtime!, :unreadable
   end
 end

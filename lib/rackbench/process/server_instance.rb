@@ -81,10 +81,13 @@ module Rackbench
         roots.flat_map { |pid| Sampling::ProcessTree.tree(pid) }.uniq(&:pid)
       end
 
+      # The processes that serve requests: the master alone when single, its
+      # workers otherwise, and the master beside them when it serves too (Agoo).
       def workers(entries = processes)
         return entries.select { |e| e.pid == @child.pid } if @adapter.single_process?(@setup)
 
-        entries.select { |e| e.pid != @child.pid && @adapter.worker?(e, @child.pid) }
+        master = @adapter.master_serves?(@setup)
+        entries.select { |e| e.pid == @child.pid ? master : @adapter.worker?(e, @child.pid) }
       end
 
       def alive?

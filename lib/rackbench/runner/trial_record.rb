@@ -25,7 +25,8 @@ module Rackbench
         classified = Errors.classify(errors, verification, server: setup.server, responses: result.responses)
         {
           "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
-          "threads" => setup.threads, "fibers" => fibers?(setup), "endpoint" => trial.endpoint,
+          "threads" => setup.threads, "fibers" => fibers?(setup),
+          "queues_inside" => Server::ADAPTERS[setup.server]&.queues_inside? || false, "endpoint" => trial.endpoint,
           "concurrency" => trial.concurrency || result.connections, "rate" => trial.rate,
           "repetition" => trial.repetition, "started_at" => started_at, "engine" => result.engine,
           "loop" => result.loop, "duration_s" => result.duration_s.round(6), "requests" => result.requests,
@@ -50,7 +51,7 @@ module Rackbench
       # Whether the server serves many requests per process at once on fibers
       # (Falcon): its "threads" is then no count of slots (Stats::Verdict).
       def fibers?(setup)
-        Server::ADAPTERS[setup.server]&.fibers? || false
+        Server::ADAPTERS[setup.server]&.fibers?(setup) || false
       end
 
       # Load from other hosts (Load::Remote): each host's part beside the

@@ -21,22 +21,33 @@ module Rackbench
     #                              Passenger's --ruby wrapper)
 #   env(setup)              extra environment for the server process
     #   worker?(entry, master_pid)  is this descendant a worker process?
+    #   master_serves?(setup)   the first process serves too, beside its workers (Agoo)
 #   extra_roots(dir)        pids of daemonized parts outside the spawned tree
     #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
     #   expected_workers(setup) how many worker processes a booted setup has
+    #   unsupported(setup, cpus:)  why the installed version cannot run the setup's own words
+    #                           ("fibers needs Puma >= 7.0 ..."), nil when it can (CLI::ServerCheck)
     #
     # and states its facts once, as class methods (read by Setup, Config,
     # tune's Candidates, Lab and ConfigWriter):
     #
     #   threads                 default threads per process; nil: one per process ("xW:T" refused)
     #   one_process?            runs exactly one process ("xW" refused)
-    #   fibers?                 serves many requests per process at once on fibers: no thread
-    #                           slots (stored with each trial for Stats::Verdict)
+    #   fibers?(setup)          serves many requests per process at once on fibers: no thread
+    #                           slots (stored with each trial for Stats::Verdict); setup: the
+    #                           setup's own words may say so ("itsi x2 fibers")
+    #   queues_inside?          accepts every connection and queues the requests its threads
+    #                           cannot take itself, with no stats rackbench reads (stored with
+    #                           each trial: Stats::Verdict counts them as waiting)
     #   default_label(cores)    its setup in a default run; nil: opt-in only
     #   footprint_label         the setup tune boots to measure its memory
     #   in_flight_per_process   requests a tune probe keeps in flight per thread of a process
     #   deploy_files(setup, comment)  {relative path => text}: a config file for a deployment
     #   deploy_command(setup)   how to start it with that file
+    #   setup_word(word)        a word of its own in a setup ("fibers", "io:4"): {option => value},
+    #                           :workers/:threads for counts it sets; nil: not its word (Setup.parse)
+    #   setup_words             those words as the user writes them, for messages and help
+    #   check_words!(text, workers:, threads:, options:)  refuses a combination (UsageError)
     #   runtime_adapters        {"jruby" => PumaJruby}: the adapter that runs it on another
     #                           runtime (registered from that adapter's file); none: "on RUNTIME" refused
     #   protocols               what it serves over http:// ("http/1.1"; "h2c": HTTP/2 in cleartext
@@ -58,13 +69,17 @@ module Rackbench
         def key = self::KEY
         def threads = nil
         def one_process? = false
-        def fibers? = false
+        def fibers?(_setup = nil) = false
+        def queues_inside? = false
         def default_label(_cores) = nil
         def footprint_label = "#{key} x2"
         def in_flight_per_process = 1
         def deploy_files(_setup, _comment) = {}
         def deploy_command(_setup) = nil
         def runtime_adapters = (@runtime_adapters ||= {})
+        def setup_word(_word) = nil
+        def setup_words = []
+        def check_words!(_text, workers:, threads:, options:) = nil
         def protocols = %w[http/1.1]
 
         # An adapter that runs another adapter's server on another runtime
@@ -119,6 +134,16 @@ module Rackbench
 
       def expected_workers(setup)
         setup.workers
+      end
+
+      # cpus: the command's --cpus (ProcessControl::Affinity::Sets) or nil.
+      def unsupported(_setup, cpus: nil)
+        nil
+      end
+
+      # The first process serves requests beside the workers it forked (Agoo).
+      def master_serves?(_setup)
+        false
       end
 
       # Workers are the master's children unless the server runs single-process.

@@ -26,7 +26,7 @@ module Rackbench
       # thread, so it uses at most one core, and its fibers overlap the waits.
       def self.default_label(cores) = "falcon x#{cores}"
       # Many requests per process on fibers: no thread slots to be busy (Stats::Verdict).
-      def self.fibers? = true
+      def self.fibers?(_setup = nil) = true
       # Its http:// endpoint also serves HTTP/2 to a client that opens with
       # the HTTP/2 preface (h2c, prior knowledge): --engine h2load.
       def self.protocols = %w[http/1.1 h2c]

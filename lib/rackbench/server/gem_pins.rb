@@ -5,7 +5,8 @@ module Rackbench
     # The Gemfile lines rackbench tells a user to add when their app's bundle
     # lacks a server: the versions of rackbench's own Gemfile, which are the
     # ones that run on this Ruby (3.1). test/unit/server/gem_pins_test.rb
-    # checks PINS against rackbench's Gemfile (and the Rails workload's), so
+    # checks PINS against rackbench's Gemfile (and the Rails workload's, for
+    # the servers it has: not Itsi, Iodine or Agoo), so
     # the hint cannot drift from what rackbench itself runs.
     module GemPins
       PINS = {
@@ -14,6 +15,10 @@ module Rackbench
         "thin" => "2.0.1",
         "falcon" => "0.51.1", # 0.52+ needs Ruby 3.2
         "pitchfork" => "0.18.2",
+        "itsi-server" => "0.2.27",
+        "itsi-scheduler" => "0.2.27",
+        "iodine" => "0.7.60", # 0.8 needs Ruby 3.2
+        "agoo" => "2.15.15",
         "json" => "2.6.3"
       }.freeze
 
@@ -21,7 +26,9 @@ module Rackbench
       # breaks apps on this Ruby, pinned beside it: Falcon's console gem
       # pulls in json 3, whose API drops what Rails 7.1's JSON encoding
       # passes (`unknown keyword: quirks_mode`, a 500 on every page).
-      COMPANIONS = { "falcon" => { "json" => "falcon's dependencies would otherwise pull json 3, which breaks Rails" } }.freeze
+      # Itsi's fiber scheduler ("itsi x2 fibers") is a gem of its own.
+      COMPANIONS = { "falcon" => { "json" => "falcon's dependencies would otherwise pull json 3, which breaks Rails" },
+                     "itsi-server" => { "itsi-scheduler" => "Itsi's fiber scheduler, for \"itsi xN fibers\"" } }.freeze
 
       module_function
 

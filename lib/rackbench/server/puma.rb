@@ -2,6 +2,7 @@
 
 require "securerandom"
 require_relative "base"
+require_relative "puma_knobs"
 
 module Rackbench
   module Server
@@ -20,6 +21,10 @@ module Rackbench
     # read by Sampling::PumaStats) on a port the kernel picks, with a token
     # passed in the environment (so no stored file or command line holds it),
     # and to make workers report to the master every second instead of 5 s.
+    #
+    # Its newer knobs are setup words ("puma x2:5 fibers", "puma x2:5 io:4",
+    # "puma auto:5"; PumaKnobs), written into that file; a Puma older than a
+    # knob refuses the setup before anything boots (unsupported).
     class Puma < Base
       KEY = "puma"
       CONTROL_TOKEN_VAR = "RACKBENCH_PUMA_CONTROL_TOKEN"
@@ -30,13 +35,17 @@ module Rackbench
       def self.default_label(cores) = "puma x#{cores}:5"
       def self.footprint_label = "puma x2:1"
       def self.deploy_command(_setup) = "bundle exec puma -C config/puma.rb"
+      def self.setup_word(word) = PumaKnobs.word(word)
+      def self.setup_words = PumaKnobs::WORDS
+      def self.check_words!(text, options:, **) = PumaKnobs.check!(text, options)
 
       # config/puma.rb: workers, threads min = max, preload_app!, bind.
       def self.deploy_files(setup, comment)
-        cluster = setup.workers > 1
+        cluster = setup.workers > 1 || setup.option("auto")
         lines = [comment, ""]
-        lines << (cluster ? "workers #{setup.workers}" : "# single mode (one process): no workers, nothing to preload")
+        lines << (cluster ? "workers #{setup.workers}" : "# single mode (one process): no workers, nothing to preload") unless setup.option("auto")
         lines << "threads #{setup.threads}, #{setup.threads}"
+        lines += PumaKnobs.lines(setup)
         lines << "preload_app!" if cluster && setup.preload
         lines << 'bind "tcp://0.0.0.0:#{ENV.fetch("PORT", "3000")}"' # rubocop:disable Lint/InterpolationCheck -- Ruby for the file
         lines << 'environment ENV.fetch("RACK_ENV", "production")'
@@ -61,7 +70,7 @@ module Rackbench
         cmd = [*launch(setup), *config_args(setup, dir), "-e", "production", "-b", "tcp://#{host}:#{port}",
                "-t", "#{setup.threads}:#{setup.threads}", "--pidfile", File.join(dir, "puma.pid"),
                "--tag", "rackbench"]
-        cmd += ["-w", setup.workers.to_s] unless single_process?(setup)
+        cmd += ["-w", setup.workers.to_s] unless single_process?(setup) || setup.option("auto") # auto: the file's workers :auto
         cmd << "--preload" if setup.preload && !single_process?(setup)
         cmd << app
       end
@@ -70,11 +79,17 @@ module Rackbench
         lines = []
         lines += stats_config if stats?
         lines += ["# rackbench: \"nopreload\" (Puma >= 7 preloads clusters by default)", "preload_app! false"] if preload_off_by_file?(setup)
+        lines += PumaKnobs.lines(setup).map { |l| l.sub(" # ", " # rackbench: ") }
         lines.empty? ? {} : { config_path(dir) => "#{lines.join("\n")}\n" }
       end
 
+      # "auto" is a cluster even of one worker (Puma's workers :auto forks).
       def single_process?(setup)
-        setup.workers == 1
+        setup.workers == 1 && !setup.option("auto")
+      end
+
+      def unsupported(setup, cpus: nil)
+        PumaKnobs.unsupported(setup, version, @app, cpus: cpus)
       end
 
       def expected_workers(setup)
@@ -84,7 +99,7 @@ module Rackbench
       private
 
       def config_args(setup, dir)
-        return ["-C", config_path(dir)] if preload_off_by_file?(setup) || stats?
+        return ["-C", config_path(dir)] if preload_off_by_file?(setup) || stats? || PumaKnobs.lines(setup).any?
         return ["--no-config"] if at_least?("5.5")
 
         at_least?("2.8") ? ["-C", "-"] : []

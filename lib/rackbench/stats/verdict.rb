@@ -43,7 +43,12 @@ module Rackbench
     #             an even share, and an even split (req/s x spread) reaches
     #             EXPLAINS of the bound the idle slots imply (req/s x
     #             min(in flight, slots) / busy slots). Puma's keep-alive
-    #             connections stay on the worker that accepted them.
+    #             connections stay on the worker that accepted them, and so
+    #             do Agoo's, Itsi's and Iodine's. These three accept every
+    #             connection and queue the requests their threads cannot take
+    #             themselves (the trial's "queues_inside"): with no count of
+    #             busy threads, at most slots / spread are busy (Measures#slot_cap)
+    #             and the rest of those in flight wait inside.
     #   upstream  on /network-io*, the upstream's delay is UPSTREAM_SHARE of the
     #             mean latency and requests do not queue.
     #   busy      requests queue (on average QUEUE_SHARE of the concurrency, and

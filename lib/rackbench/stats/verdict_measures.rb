@@ -35,6 +35,11 @@ module Rackbench
         def slots = workers * threads
         # A server on fibers (Falcon): many requests per process at once, no slots to fill.
         def fibers? = @t["fibers"] == true
+        # A threaded server that accepts every connection and queues the
+        # requests its slots cannot take itself (Itsi, Iodine, Agoo; the
+        # trial's "queues_inside"), with no stats rackbench reads: those
+        # requests never show in the kernel's accept queue.
+        def queues_inside? = @t["queues_inside"] == true && !fibers?
         def restarts = @t.dig("processes", "worker_restarts").to_i
         def error_rate = @t["error_rate"].to_f
         def latency_ms = @t.dig("latency_ms", "mean")
@@ -149,8 +154,30 @@ module Rackbench
           [accepted, 0.0].max / processes
         end
 
+        # Requests waiting: in the kernel's accept queue (and Puma's backlog),
+        # plus, for a server that queues inside, those it holds beyond what
+        # its slots serve (a closed-loop residual: in flight less the accept
+        # queue less slot_cap).
         def waiting
-          @queues["waiting_mean"]
+          base = @queues["waiting_mean"]
+          return base if base.nil? || !queues_inside?
+
+          base + inside(base)
+        end
+
+        def inside(base = @queues["waiting_mean"].to_f)
+          queues_inside? ? [in_flight - base - slot_cap, 0.0].max : 0.0
+        end
+
+        # The slots that can be busy at once. With no count of busy threads
+        # from the server, the workers' shares of the requests bound it: the
+        # busiest process has at most its threads busy, and the others serve
+        # in proportion to their share (the same code taking the same time),
+        # so at most slots / spread are busy (Agoo's first process took 96%
+        # of the connections: 5 of 10 threads at work, the rest waiting).
+        def slot_cap
+          s = spread.to_f
+          s > 1 ? slots / s : slots.to_f
         end
 
         def queue_known?
@@ -181,6 +208,7 @@ module Rackbench
           return "queue not measured" unless queue_known?
 
           parts = ["#{fmt(waiting)} waiting on average"]
+          parts << "#{fmt(inside)} of them inside the server (it accepts every connection)" if inside.positive?
           accept = @queues["accept"]
           parts << "accept queue mean #{fmt(accept['mean'])}, max #{accept['max']}" if accept&.key?("mean")
           backlog = @queues.dig("server", "backlog")

@@ -43,3 +43,23 @@ class PitchforkTest < Minitest::Test
   include ServerContract
   def setup_label = "pitchfork x2"
 end
+
+class ItsiTest < Minitest::Test
+  include ServerContract
+  def setup_label = "itsi x2:2"
+end
+
+class ItsiFibersTest < Minitest::Test
+  include ServerContract
+  def setup_label = "itsi x1 fibers"
+end
+
+class IodineTest < Minitest::Test
+  include ServerContract
+  def setup_label = "iodine x2:2"
+end
+
+class AgooTest < Minitest::Test
+  include ServerContract
+  def setup_label = "agoo x2:2"
+end
