@@ -36,7 +36,9 @@ module Rackbench
       end
 
       # What every measuring command may take.
-      declare :setups, "-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"',
+      SERVER_WORDS = Server::ADAPTERS.filter_map { |key, klass| "#{key} #{klass.setup_words.join('|')}" if klass.setup_words.any? }
+      declare :setups, "-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"; ' \
+                                               "servers' own words: #{SERVER_WORDS.join(', ')} (README: Setups)",
               many: true, rule: "every installed server scaled to this machine's cores"
       declare :scenario, "--scenario MIX", 'weighted paths loaded together, e.g. "/:5,/posts:3,/search?q=x:2"'
       declare :endpoints, "-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05 ...",
