@@ -59,6 +59,29 @@ class ReadmeCommandsTest < Minitest::Test
     assert(trials(dir).all? { |t| t["requests"].to_i.positive? }, "every trial served requests")
     assert_whole_records(dir)
     assert File.file?(File.join(dir, "report.html"))
+    assert_the_readme_example_is_this_output(res.stdout)
+  end
+
+  # One line of the Answer block: "  /hello c=8: falcon x2 11731 req/s vs puma x2:5 10116: <decision>".
+  ANSWER_LINE = %r{\A  (/\S*) c=(\d+): (.+?) [\d.k]+ req/s( ~| \?)* vs (.+?) [\d.k]+( ~| \?)*: (.+)\z}.freeze
+
+  # The README's example of the first screen has the shape of a real default
+  # run's first screen: the same heading, the same endpoints in the same
+  # order at the same level, each line of the same form and the same kind of
+  # decision, and the first table's header over the same levels.
+  def assert_the_readme_example_is_this_output(stdout)
+    example = README[/^```text\n(.*?)```/m, 1].lines.map(&:chomp)
+    real = stdout.lines.map(&:chomp)
+    assert_equal real.first, example.first, "the Answer heading"
+    answers = ->(ls) { ls.drop(1).take_while { |l| l.match?(ANSWER_LINE) } }
+    ex = answers.call(example)
+    got = answers.call(real)
+    refute_empty got, stdout
+    assert_equal got.map { |l| l[ANSWER_LINE, 1] + l[ANSWER_LINE, 2] }, ex.map { |l| l[ANSWER_LINE, 1] + l[ANSWER_LINE, 2] },
+                 "the README's example names the endpoints and level a default run answers for"
+    got.each { |l| assert_match(/one round cannot decide \(run -r 3 or more, or --decide\)/, l) }
+    header = ->(ls) { ls.find { |l| l.start_with?("/hello ") }.split }
+    assert_equal header.call(real), header.call(example), "the first table's levels"
   end
 
   # README "Run": the explicit plan with a relative --out, the same plan from
