@@ -4,7 +4,7 @@
 # (`puma config.ru`, `unicorn config.ru`, `thin -R config.ru start`, …).
 # Loads only the files beside it — no Bundler, no rest of rackbench.
 # Environment: RACKBENCH_UPSTREAM_URL (the upstream stub, for /network-io*),
-# RACKBENCH_SERVER (the name /server reports), RACKBENCH_PROBE_DIR (Probe: requests and GC per process).
+# RACKBENCH_SERVER (the name /server reports), RACKBENCH_PROBE_DIR (Probe: requests, time and GC per process).
 require_relative "app"
 require_relative "probe"
 

@@ -6,6 +6,8 @@ require_relative "error"
 require_relative "workload/arena"
 require_relative "workload/upstream_stub"
 require_relative "workload/app"
+require_relative "workload/probe_wrapper"
+require_relative "plan/config"
 require_relative "runner/session"
 require_relative "runner/adaptive_rounds"
 require_relative "test_seam"
@@ -71,8 +73,19 @@ module Rackbench
 
     def context(env)
       Session::Context.new(plan: @plan, config: @config, store: @store, engine: @engine, listener: @listener,
-                           env: env, progress: @progress, app: Workload::App.resolve(@config[:app]),
+                           env: env, progress: @progress, app: app,
                            endpoint_failures: @endpoint_failures)
+    end
+
+    # The app under test; a user's app with the probe on (--probe, or
+    # Config::PROBE_DEFAULT) behind the probe's wrapper, written once into
+    # the run's logs directory. Never for --url: that server is not ours.
+    def app
+      @app ||= begin
+        app = Workload::App.resolve(@config[:app])
+        probe = @config[:probe].nil? ? Config::PROBE_DEFAULT : @config[:probe]
+        probe && !app.arena? && !@plan.external? ? Workload::ProbeWrapper.write(app, @store.logs_dir) : app
+      end
     end
 
     def with_upstream

@@ -23,7 +23,7 @@ module Rackbench
       # the setups it searches).
       OPTIONS = %i[slo_p99 max_errors sustain loop max_levels setups scenario endpoints connections duration warmup
                    warmup_window warmup_tolerance warmup_max cooldown threads cpus timeout boot_timeout stop_timeout
-                   expect_status port app out upstream_delay upstream_bytes health_path health_timeout quiet].freeze
+                   expect_status port app probe out upstream_delay upstream_bytes health_path health_timeout quiet].freeze
       SEARCH = %i[slo_p99 max_errors sustain loop max_levels].freeze
 
       def call(argv)

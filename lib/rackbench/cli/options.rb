@@ -106,6 +106,9 @@ module Rackbench
       declare :suite, "--suite NAME", "a built-in suite reproducing a seed study (rackbench suites lists them)"
       declare :quick, "--quick", "with --suite: its quick variant (a few minutes on 2 cores)", parse: ->(_) { true }
       declare :verify, "--no-verify", "skip checking each endpoint's first responses before load", parse: ->(_) { false }
+      declare :probe, "--[no-]probe", "your app (--app) behind rackbench's in-process probe: per request CPU, GC, " \
+                                      "SQL, view and waiting time (the built-in arena always has it)",
+              rule: "off for your app (Config::PROBE_DEFAULT); the arena always has it", parse: ->(v) { v }
       declare :resume, "--resume DIR", "continue an interrupted run: the trials DIR holds are skipped",
               parse: ->(v) { Store::Target.expand(v, option: "--resume") }
 

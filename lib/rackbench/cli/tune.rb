@@ -29,7 +29,7 @@ module Rackbench
     class TuneCommand < Command
       ARENA_ENDPOINT = "/random" # the App Server Arena's mixed workload
       APP_ENDPOINT = "/"
-      OPTIONS = %i[memory_budget servers slo_p99 max_errors time_budget endpoints scenario app max_workers puma_threads
+      OPTIONS = %i[memory_budget servers slo_p99 max_errors time_budget endpoints scenario app probe max_workers puma_threads
                    margin seed out threads cpus timeout boot_timeout stop_timeout expect_status health_timeout upstream_delay
                    quiet].freeze
       SEARCH = %i[memory_budget servers slo_p99 max_errors time_budget max_workers puma_threads].freeze

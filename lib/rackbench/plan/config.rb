@@ -64,6 +64,7 @@ module Rackbench
       health_path: nil,      # a health check during every trial; nil: /health on the arena, none on other apps
       health_timeout: 2.0,   # a health check slower than this fails (and fails the capacity SLO)
       verify: true,          # check each endpoint's first responses before loading it
+      probe: nil,            # --probe/--no-probe: the in-process probe in front of a user's app; nil: PROBE_DEFAULT
       expect_status: nil,    # statuses verification accepts, e.g. [301]; nil: any 2xx
       quiet: false,
       load_hosts: [],        # [USER@]HOST[:PORT][=WEIGHT]: load from these hosts over SSH (Load::Remote)
@@ -74,6 +75,9 @@ module Rackbench
     }.freeze
 
     BUILT_IN_APPS = %w[arena rails].freeze # --app names that are not paths (Workload::App)
+    # --probe's default for a user's app (probe: nil): decided by the probe's measured
+    # overhead (bench/probe_overhead.rb; the README gives the figure and the reason).
+    PROBE_DEFAULT = false
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
     NUMBERS = %i[duration warmup warmup_window warmup_tolerance warmup_max cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
                  health_timeout].freeze
@@ -157,6 +161,7 @@ module Rackbench
       check_decide(cfg)
       check_scenario(cfg)
       check_url(cfg)
+      check_probe(cfg)
       check_protocol(cfg)
       check_arena(cfg)
       cfg[:cpus] = ProcessControl::Affinity.parse(cfg[:cpus]) unless cfg[:cpus].is_a?(ProcessControl::Affinity::Sets)
@@ -316,6 +321,14 @@ module Rackbench
       return path if path.start_with?("/")
 
       raise UsageError, "endpoint #{value.inspect} must be a path starting with /, e.g. --endpoint /hello"
+    end
+
+    # The probe runs inside a server rackbench boots: --url's server is the user's own.
+    def check_probe(cfg)
+      return unless cfg[:probe] == true && cfg[:url]
+
+      raise UsageError, "--probe runs inside a server rackbench boots; the server at --url is your own: drop --probe " \
+                        "(or put the probe's middleware in your app yourself)"
     end
 
     # --url as users write it: http://host:port, http://host:port/ or

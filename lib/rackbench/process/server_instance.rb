@@ -64,7 +64,7 @@ module Rackbench
         @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }))
         @boot = SecureRandom.hex(8)
         @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env, Journal::BOOT_VAR => @boot),
-                                                    chdir: File.dirname(@app), log_path: log_path, cpus: @cpus)
+                                                    chdir: app_root, log_path: log_path, cpus: @cpus)
         @log_cap = LogCap.new([log_path] + @adapter.log_files(@dir)).start
         deadline = Clock.now + @boot_timeout
         wait_ready(deadline)
@@ -162,7 +162,7 @@ module Rackbench
       end
 
       def app_root
-        File.dirname(@app)
+        @adapter.app_root(@app)
       end
 
       # A file that starts with "#!" is a script the server runs (Passenger's

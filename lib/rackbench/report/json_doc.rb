@@ -5,6 +5,7 @@ require_relative "dataset"
 require_relative "../version"
 require_relative "../stats/verdict"
 require_relative "../stats/validity"
+require_relative "../stats/cell_split"
 
 module Rackbench
   module Report
@@ -74,7 +75,8 @@ module Rackbench
           "loop" => cell.loop, "repetitions" => cell.trials.size, "requests" => cell.requests,
           "errors" => cell.errors, "metrics" => metrics,
           "verdict" => Stats::Verdict.for_cell(cell.trials)&.to_h,
-          "validity" => validity(cell)
+          "validity" => validity(cell),
+          "split" => Stats::CellSplit.of(cell.trials)
         }
       end
 

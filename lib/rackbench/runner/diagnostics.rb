@@ -6,6 +6,7 @@ require_relative "../sampling/queue_summary"
 require_relative "../sampling/puma_stats"
 require_relative "../sampling/probe_files"
 require_relative "../sampling/balance"
+require_relative "../sampling/time_split"
 
 module Rackbench
   class Runner
@@ -61,7 +62,8 @@ module Rackbench
         self
       end
 
-      # Fields for the trial record; summary: the process sampler's TrialSummary (or nil).
+      # Fields for the trial record (its "split" when the probe ran: Sampling::TimeSplit);
+      # summary: the process sampler's TrialSummary (or nil).
       def fields(summary)
         build_fields(summary)
       rescue StandardError => e
@@ -80,11 +82,12 @@ module Rackbench
         deltas = @probe_end && Rackbench::Sampling::ProbeFiles.deltas(@probe_start || {}, @probe_end, @stopped_at)
         out["balance"] = summary ? Rackbench::Sampling::Balance.build(summary, probe: deltas, server_rows: @queues.rows["server"]) : { "unknown" => "no process samples" }
         out["balance"]["probe"] = probe_note unless deltas && !deltas.empty?
+        out["split"] = Rackbench::Sampling::TimeSplit.build(deltas) if @probe
         out
       end
 
       def probe_note
-        @probe ? "the probe wrote no file (no request reached it)" : "off (a user's app, or an external server)"
+        @probe ? "the probe wrote no file (no request reached it)" : "off (a user's app without --probe, or an external server)"
       end
 
       # [PumaStats or nil, reason when nil]

@@ -333,9 +333,10 @@ module Rackbench
         env.to_h { |k, v| [k, k.match?(/SECRET|TOKEN|PASSWORD|KEY_BASE/) && v ? "(generated, not stored)" : (v || "(unset)")] }
       end
 
-      # The arena's in-process probe (requests and GC per worker) writes here; never a user's app.
+      # The in-process probe (requests, time and GC per worker) writes here:
+      # the arena's own, or a user's app behind the --probe wrapper.
       def probe_env
-        return {} unless @ctx.app.arena?
+        return {} unless @ctx.app.arena? || @ctx.app.probed?
 
         dir = Diagnostics.probe_dir(server_dir)
         FileUtils.mkdir_p(dir)

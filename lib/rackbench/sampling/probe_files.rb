@@ -45,15 +45,23 @@ module Rackbench
         end
       end
 
-      # {pid => {"requests", "gc_count", "gc_minor", "gc_major", "gc_time_ms", "stale"}} between two readings;
-      # a process absent from the first started during the trial (counted from zero).
+      # The probe's running totals (apps/arena/probe.rb, probe_rails.rb), taken as differences.
+      TOTALS = %w[requests wall_s cpu_s shared process_cpu_s gc_count gc_minor gc_major gc_time_ms sql_ms sql_count
+                  view_ms view_count pool_samples pool_busy_sum pool_waiting_sum pool_waiting_samples].freeze
+      # Readings taken as they are at the end.
+      GAUGES = %w[pool_size].freeze
+
+      # {pid => {TOTALS..., GAUGES..., "stale"}} between two readings; a
+      # process absent from the first started during the trial (counted
+      # from zero). A field the probe did not write (no Rails, an older
+      # probe) is absent, not zero.
       def self.deltas(first, last, after)
         last.to_h do |pid, now|
           before = first[pid] || {}
-          fields = %w[requests gc_count gc_minor gc_major gc_time_ms].to_h do |k|
-            [k, now[k] && (now[k] - before.fetch(k, 0)).round(3)]
+          fields = TOTALS.select { |k| now.key?(k) }.to_h do |k|
+            [k, now[k] && (now[k] - before.fetch(k, 0)).round(6)]
           end
-          [pid, fields.merge("stale" => now["t"].to_f < after)]
+          [pid, fields.merge(now.slice(*GAUGES)).merge("stale" => now["t"].to_f < after)]
         end
       end
     end

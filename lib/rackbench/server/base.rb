@@ -174,6 +174,12 @@ module Rackbench
         false
       end
 
+      # The directory the server runs in: the app's own, also when the
+      # config.ru it loads is elsewhere (the --probe wrapper, Workload::ProbeWrapper).
+      def app_root(app_path)
+        (@app.root if @app.respond_to?(:root)) || File.dirname(app_path)
+      end
+
       private
 
       # A Gemfile never installed (no lock file) needs the app's own setup

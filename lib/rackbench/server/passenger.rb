@@ -58,7 +58,7 @@ module Rackbench
       end
 
       def argv(setup, app:, port:, dir:, host: "127.0.0.1")
-        [@binary, "start", File.dirname(app), "--engine", "builtin", "--address", host,
+        [@binary, "start", app_root(app), "--engine", "builtin", "--address", host,
          "--port", port.to_s, "--environment", "production", "--rackup", app,
          "--ruby", @app&.bundled? ? ruby_wrapper(dir) : ruby,
          "--min-instances", setup.workers.to_s, "--max-pool-size", setup.workers.to_s,

@@ -51,16 +51,30 @@ module Rackbench
         new(config_ru: File.expand_path(ru))
       end
 
-      def initialize(config_ru:, arena: false)
+      # root: the app's directory, where its server runs (default: the
+      # config.ru's); probed_from: the user's own config.ru when config_ru
+      # is the --probe wrapper (ProbeWrapper) in front of it.
+      def initialize(config_ru:, arena: false, root: nil, probed_from: nil)
         @config_ru = config_ru
-        @root = File.dirname(config_ru)
+        @root = root || File.dirname(config_ru)
         @arena = arena
+        @probed_from = probed_from
         gemfile = File.join(@root, "Gemfile")
         @gemfile = !arena && File.file?(gemfile) ? gemfile : nil
       end
 
       def arena?
         @arena
+      end
+
+      # Runs behind the --probe wrapper (ProbeWrapper).
+      def probed?
+        !@probed_from.nil?
+      end
+
+      # The same app loaded through wrapper, a config.ru elsewhere, still run in this app's directory.
+      def probed_by(wrapper)
+        self.class.new(config_ru: wrapper, arena: @arena, root: @root, probed_from: @config_ru)
       end
 
       def bundled?
@@ -103,7 +117,9 @@ module Rackbench
       end
 
       def to_h
-        { "config_ru" => @config_ru, "arena" => arena?, "gemfile" => @gemfile }
+        return { "config_ru" => @config_ru, "arena" => arena?, "gemfile" => @gemfile } unless probed?
+
+        { "config_ru" => @probed_from, "arena" => arena?, "gemfile" => @gemfile, "probe_wrapper" => @config_ru }
       end
     end
   end
