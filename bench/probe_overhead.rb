@@ -30,7 +30,7 @@
 # per request (+25 us; CI 1.15-1.26); the Rails app's /hello (1,200 req/s)
 # 1.19x (CI 0.92-1.53) and /template-render (79 req/s) 1.03x (CI 0.92-1.17),
 # both undecided at 2%: within this machine's noise. Hence --probe is off
-# by default (README).
+# by default (README, docs/running.md).
 
 require "tmpdir"
 require "fileutils"

@@ -76,7 +76,7 @@ module Rackbench
 
     BUILT_IN_APPS = %w[arena rails].freeze # --app names that are not paths (Workload::App)
     # --probe's default for a user's app (probe: nil): decided by the probe's measured
-    # overhead (bench/probe_overhead.rb; the README gives the figure and the reason).
+    # overhead (bench/probe_overhead.rb; the README and docs/running.md give the figure and the reason).
     PROBE_DEFAULT = false
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
     NUMBERS = %i[duration warmup warmup_window warmup_tolerance warmup_max cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
