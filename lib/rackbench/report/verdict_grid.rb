@@ -14,15 +14,22 @@ module Rackbench
       # Stats::Verdict's labels, shortened for a grid cell; a label not
       # listed here stands as it is.
       SHORT = { "memory/errors" => "errors", "load generator" => "client", "GVL-bound" => "GVL", "CPU-bound" => "CPU",
-                "below capacity" => "below" }.freeze
+                "below capacity" => "below", "CPU-bound per process" => "CPU/process", "server fell behind" => "behind",
+                "pool exhausted" => "pool", "GC-heavy" => "GC", "database-bound" => "database" }.freeze
       LEGEND = {
         "CPU" => "CPU-bound: the server used the CPU left to it",
         "GVL" => "GVL-bound: a process ran near one core with requests in flight while cores had no server process",
         "workers busy" => "requests queued or every worker was busy, CPU not the limit: more workers would help",
         "threads busy" => "requests queued or every thread was busy, CPU not the limit: more threads or workers would help",
         "below" => "below capacity: nothing saturated, more load would raise throughput",
+        "CPU/process" => "each single-threaded process used a whole core while cores stayed idle: more processes would help",
+        "unbalanced" => "requests split unevenly over workers while slots sat idle: the reason names the split",
+        "pool" => "requests waited for an Active Record connection: a pool smaller than the threads",
+        "GC" => "CPU was the limit and GC took a fifth or more of it",
+        "database" => "every slot busy and SQL most of a request's time: the threads wait for the database",
         "upstream" => "the upstream's delay is most of the latency",
-        "client" => "the load generator was the limit (or an open-loop schedule did not hold)",
+        "behind" => "the server fell behind an open-loop schedule (the reason says what limited it)",
+        "client" => "the load generator was the limit: its CPU, its open-loop sends running late, or a load host",
         "errors" => "requests failed or workers restarted: req/s is not the server's capacity",
         "unknown" => "not told: no process samples or no queue reading"
       }.freeze

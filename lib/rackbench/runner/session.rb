@@ -13,6 +13,8 @@ require_relative "measurement"
 require "fileutils"
 require_relative "steady_warmup"
 require_relative "../runtime/check"
+require_relative "pool_check"
+require_relative "../sampling/probe_files"
 
 module Rackbench
   class Runner
@@ -176,6 +178,7 @@ module Rackbench
       def run_endpoint(endpoint, trials)
         warm_up(endpoint, trials)
         settle
+        check_pool
         trials.each do |trial|
           measure(trial)
           cool_down(endpoint)
@@ -331,6 +334,18 @@ module Rackbench
       # Environment as stored: secrets masked, unset variables shown as unset.
       def redact(env)
         env.to_h { |k, v| [k, k.match?(/SECRET|TOKEN|PASSWORD|KEY_BASE/) && v ? "(generated, not stored)" : (v || "(unset)")] }
+      end
+
+      # Once per session, after the first warm-up: threads above the app's
+      # Active Record pool, as the probe read it in the workers (PoolCheck).
+      def check_pool
+        return if @pool_checked || @instance.nil?
+
+        @pool_checked = true
+        dir = Diagnostics.probe_dir(server_dir)
+        return unless File.directory?(dir)
+
+        PoolCheck.warning(@setup, Rackbench::Sampling::ProbeFiles.new(dir).read)&.then { |w| @ctx.listener.warning(w) }
       end
 
       # The in-process probe (requests, time and GC per worker) writes here:

@@ -18,6 +18,8 @@ module Rackbench
     #   behind    (open loop) the server fell behind the offered rate: the
     #             schedule did not hold and the client is not to blame. The
     #             reason goes on with what the rules below find in the server.
+    #   pool      (the probe's split) requests waited for an Active Record
+    #             connection (SplitRules, as gc and db below).
     #   (crowded) other processes (a shared machine) left the server less than
     #             MIN_ROOM of one core: CPU tells nothing, so gvl, cpu and under
     #             are not decided ("unknown" instead), and busy says so.
@@ -37,6 +39,9 @@ module Rackbench
     #             minus the load generator's and everything else's use, measured
     #             from /proc/stat), and the load could fill the cores (at least
     #             as many requests in flight as cores the client left).
+    #   gc, db    (the probe's split) a CPU verdict whose GC took a fifth of the
+    #             CPU is GC-heavy; a busy one whose SQL took half the wall time
+    #             is database-bound (SplitRules).
     #   unbalanced  requests queued while slots sat idle, and the workers'
     #             shares of the requests (the trial's balance) were uneven
     #             enough to explain it: the busiest served SPREAD or more times
@@ -90,9 +95,11 @@ module Rackbench
       LABELS = { "errors" => "memory/errors", "client" => "load generator", "behind" => "server fell behind",
                  "gvl" => "GVL-bound", "process_cpu" => "CPU-bound per process", "cpu" => "CPU-bound",
                  "unbalanced" => "unbalanced", "upstream" => "upstream", "busy" => "workers busy",
-                 "under" => "below capacity", "unknown" => "unknown" }.freeze
+                 "under" => "below capacity", "unknown" => "unknown",
+                 # from the in-process probe's split (SplitRules)
+                 "pool" => "pool exhausted", "gc" => "GC-heavy", "db" => "database-bound" }.freeze
       # The rules' order: a cell's tie between kinds goes to the one listed first.
-      KINDS = LABELS.keys.freeze
+      KINDS = %w[errors client behind pool gc gvl process_cpu cpu db unbalanced upstream busy under unknown].freeze
 
       Result = Struct.new(:kind, :label, :reason, :evidence, :little, keyword_init: true) do
         def to_h
@@ -119,11 +126,14 @@ module Rackbench
         @t = trial
         @upstream = upstream_delay_s
         @m = Measures.new(trial)
+        @split = SplitRules.new(trial, @m)
       end
 
       def result
         kind, reason = decide
-        Result.new(kind: kind, label: label(kind), reason: reason, evidence: @m.evidence, little: LittlesLaw.check(@t))
+        reason += @split.note if @m.sampled?
+        evidence = @split.present? ? @m.evidence.merge("split" => @split.evidence) : @m.evidence
+        Result.new(kind: kind, label: label(kind), reason: reason, evidence: evidence, little: LittlesLaw.check(@t))
       end
 
       private
@@ -136,9 +146,15 @@ module Rackbench
         errors || client || behind || limit
       end
 
-      # What in the server limited it.
+      # What in the server limited it: a pool that ran out first, then the
+      # rules below, as the split refines them (SplitRules: GC-heavy, database-bound).
       def limit
-        (crowded? ? nil : gvl || process_cpu || cpu) || unbalanced || upstream || busy || (crowded? ? crowded : under)
+        @split.pool || @split.refine(*server_limit)
+      end
+
+      def server_limit
+        (crowded? ? nil : (gvl unless @split.gvl_ruled_out?) || process_cpu || cpu) || unbalanced || upstream || busy ||
+          (crowded? ? crowded : under)
       end
 
       def label(kind)
@@ -294,3 +310,4 @@ end
 
 require_relative "verdict_measures"
 require_relative "verdict_cell"
+require_relative "verdict_split"

@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+require_relative "../server"
+
+module Rackbench
+  class Runner
+    # Before measuring: a setup whose threads per process exceed the app's
+    # Active Record connection pool makes requests wait for a connection
+    # (Stats::Verdict's "pool exhausted" under load). The pool's size is what
+    # the in-process probe read inside the workers during the warm-up
+    # (apps/arena/probe_rails.rb), so it is the pool the app really got,
+    # whatever config/database.yml's ERB said. Nothing without the probe or
+    # Active Record, and nothing for fibers (no thread holds a connection
+    # for the length of a request there).
+    module PoolCheck
+      module_function
+
+      # setup: a Setup; readings: ProbeFiles#read ({pid => snapshot}); the warning or nil.
+      def warning(setup, readings)
+        size = readings.values.filter_map { |r| r["pool_size"] if r["pool_size"].to_i.positive? }.max
+        return nil unless size && setup.threads.to_i > size
+        return nil if Server::ADAPTERS[setup.server]&.fibers?(setup)
+
+        "#{setup.label}: #{setup.threads} threads per process (the setup's label) share an Active Record pool of " \
+          "#{size} connections per process (config/database.yml's pool:, in a Rails app usually " \
+          "ENV[\"RAILS_MAX_THREADS\"], 5 by default), so requests will wait for a connection and the verdict can " \
+          "only say \"pool exhausted\"; set the pool to #{setup.threads}, or run #{size} threads"
+      end
+    end
+  end
+end

@@ -1,0 +1,144 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Stats
+    class Verdict
+      # What the in-process probe's time split (a trial's "split",
+      # Sampling::TimeSplit) adds to a verdict, when the probe ran:
+      #   pool        requests waited for an Active Record connection: in
+      #               POOL_WAITING of the pool's samples a thread waited. Tried
+      #               before any other limit in the server: a thread waiting for
+      #               a connection is neither on the CPU nor serving.
+      #   gc          GC-heavy: CPU limited the server (gvl, process_cpu, cpu)
+      #               and GC took GC_SHARE or more of the CPU per request: less
+      #               allocation would raise throughput as much as a faster CPU.
+      #   (gvl)       ruled out when the setup's threads x f < GVL_BUSY: they
+      #               cannot keep one GVL busy (gvl_ruled_out?).
+      #   db          database-bound: every slot was busy or requests queued
+      #               (busy) and SQL took DB_SHARE or more of a request's wall
+      #               time: threads wait for the database; more threads only
+      #               help while the database keeps up.
+      # Every verdict then says where a request's time went and the threads
+      # the split predicts: with CPU a share f of the wall time, one process's
+      # GVL is saturated near 1/f threads (fewer leave it idle while they
+      # wait; more only queue for it), beside the threads the setup runs.
+      class SplitRules
+        THRESHOLDS = {
+          pool_waiting: 0.1, # a tenth of the 10 Hz samples had a thread waiting for a connection: not a moment's
+          gc_share: 0.2,     # GC a fifth of the CPU: Ruby apps spend a few % in GC (measured: the arena 5%)
+          db_share: 0.5,     # most of a request's time in SQL
+          gvl_busy: 0.8      # threads x f below this cannot keep one GVL busy: not GVL-bound
+        }.freeze
+        T = THRESHOLDS
+
+        def initialize(trial, measures)
+          split = trial["split"]
+          @s = split.is_a?(Hash) && !split.key?("unknown") && split["wall_ms"].to_f.positive? ? split : nil
+          @unknown = split.is_a?(Hash) ? split["unknown"] : nil
+          @m = measures
+        end
+
+        def present? = !@s.nil?
+
+        # Threads that spend most of a request off the CPU cannot hold the
+        # GVL: T threads with CPU a share f of their time keep it busy at most
+        # T x f of the time. Below GVL_BUSY a process near a core is held by
+        # something else (a crowded machine's share of a core), not its GVL.
+        def gvl_ruled_out?
+          !@s.nil? && !@m.fibers? && @m.threads * @s["cpu_share"].to_f < T[:gvl_busy]
+        end
+
+        def pool
+          pool = @s && @s["pool"] or return nil
+          return nil unless pool["waiting_share"].to_f >= T[:pool_waiting]
+
+          ["pool", "requests waited for an Active Record connection: #{fmt(pool['waiting_mean'])} thread(s) waiting on " \
+                   "average, in #{pct(pool['waiting_share'] * 100)} of the pool's samples, with a pool of #{pool['size']} " \
+                   "for #{@m.threads} thread(s) per process: raise the pool (config/database.yml pool:, often " \
+                   "RAILS_MAX_THREADS) to the threads, or run fewer threads"]
+        end
+
+        # The kind and reason a CPU or busy verdict becomes with the split.
+        def refine(kind, reason)
+          return [kind, reason] unless @s
+          return gc(reason) if %w[gvl process_cpu cpu].include?(kind) && gc_share >= T[:gc_share]
+          return db(reason) if kind == "busy" && sql_share >= T[:db_share]
+
+          [kind, reason]
+        end
+
+        # "; per request: ...; threads: ..." (or why there is no split), "" without the probe.
+        def note
+          return @unknown ? "; time split unknown: #{@unknown}" : "" unless @s
+
+          "; per request: #{parts}; threads: #{threads}"
+        end
+
+        def evidence
+          @s&.slice("wall_ms", "cpu_ms", "gc_ms", "waiting_ms", "sql_ms", "view_ms", "cpu_share", "threads_per_process", "pool")
+        end
+
+        private
+
+        def gc_share = @s["cpu_ms"].to_f.positive? ? @s["gc_ms"].to_f / @s["cpu_ms"] : 0.0
+        def sql_share = @s["sql_ms"].to_f / @s["wall_ms"]
+
+        def gc(reason)
+          ["gc", "GC took #{fmt(@s['gc_ms'])} ms of the #{fmt(@s['cpu_ms'])} ms of CPU per request " \
+                 "(#{pct(gc_share * 100)}) while CPU was the limit: #{reason}"]
+        end
+
+        def db(reason)
+          ["db", "SQL took #{fmt(@s['sql_ms'])} ms of a request's #{fmt(@s['wall_ms'])} ms (#{pct(sql_share * 100)}) " \
+                 "while every slot was busy: the threads wait for the database: #{reason}"]
+        end
+
+        # "9.8 ms CPU (0.6 ms GC), 31 ms SQL, 8 ms other waiting, of 50 ms"
+        def parts
+          out = ["#{fmt(@s['cpu_ms'])} ms CPU (#{fmt(@s['gc_ms'])} ms GC)"]
+          out << "#{fmt(@s['sql_ms'])} ms SQL" if @s.key?("sql_ms")
+          out << "#{fmt(@s['view_ms'])} ms in views" if @s["view_ms"].to_f.positive?
+          other = [@s["wall_ms"].to_f - @s["cpu_ms"].to_f - @s["sql_ms"].to_f, 0.0].max
+          out << "#{fmt(other)} ms #{@s.key?('sql_ms') ? 'other ' : ''}waiting (IO, sleep or the GVL)"
+          "#{out.join(', ')}, of #{fmt(@s['wall_ms'])} ms"
+        end
+
+        # The prediction beside what the setup runs.
+        def threads
+          predicted = @s["threads_per_process"]
+          return "no CPU measured, so no prediction" unless predicted
+
+          runs = if @m.fibers?
+                   "this setup runs fibers, no thread count"
+                 else
+                   "this setup runs #{@m.threads} per process#{threads_verdict(predicted)}"
+                 end
+          "CPU is #{pct(@s['cpu_share'].to_f * 100)} of a request's time, so one process's GVL saturates near " \
+            "#{fmt(predicted)} threads (1/f); #{runs}#{pool_bound}"
+        end
+
+        # A pool smaller than the threads caps them first.
+        def pool_bound
+          size = @s.dig("pool", "size")
+          return "" unless size && size < @m.threads
+
+          "; but the pool holds #{size} connections: threads beyond #{size} wait for one"
+        end
+
+        def threads_verdict(predicted)
+          return "" if @m.threads == 1 && predicted < 1.5
+          return " (fewer: its GVL waits idle while they wait)" if @m.threads < 0.8 * predicted
+          return " (more: they queue for its GVL)" if @m.threads > 1.25 * predicted
+
+          " (about that)"
+        end
+
+        def pct(value) = "#{value.round}%"
+
+        def fmt(value)
+          value.to_f.round(1).then { |v| v == v.round ? v.round.to_s : v.to_s }
+        end
+      end
+    end
+  end
+end
