@@ -113,9 +113,12 @@ module Rackbench
                  else
                    "this setup runs #{@m.threads} per process#{threads_verdict(predicted)}"
                  end
-          "CPU is #{pct(@s['cpu_share'].to_f * 100)} of a request's time, so one process's GVL saturates near " \
-            "#{fmt(predicted)} threads (1/f); #{runs}#{pool_bound}"
+          near = predicted > MANY ? "beyond #{MANY} threads" : "near #{fmt(predicted)} threads"
+          "CPU is #{pct(@s['cpu_share'].to_f * 100)} of a request's time, so one process's GVL saturates #{near} " \
+            "(1/f); #{runs}#{pool_bound}"
         end
+
+        MANY = 50 # above this the prediction says only "many": the app mostly waits
 
         # A pool smaller than the threads caps them first.
         def pool_bound
@@ -127,6 +130,7 @@ module Rackbench
 
         def threads_verdict(predicted)
           return "" if @m.threads == 1 && predicted < 1.5
+          return " (one thread waits idle for most of a request: more threads, or processes, would overlap the waits)" if @m.threads == 1
           return " (fewer: its GVL waits idle while they wait)" if @m.threads < 0.8 * predicted
           return " (more: they queue for its GVL)" if @m.threads > 1.25 * predicted
 
