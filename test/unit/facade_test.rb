@@ -10,7 +10,7 @@ class FacadeTest < Minitest::Test
            'Rackbench::Server.on_runtime("jruby").join(","), ' \
            "Rackbench::Plan, Rackbench::Runner, Rackbench::Store::RunDir, Rackbench::Search::Tune, Rackbench::CLI].join(' ')"
     out = IO.popen([RbConfig.ruby, "-I", File.expand_path("../../lib", __dir__), "-e", code], err: %i[child out], &:read)
-    assert_equal "puma,unicorn,thin,passenger,falcon,pitchfork wrk,wrk-open,ab,siege,siege-close,h2load,fake puma " \
+    assert_equal "puma,unicorn,thin,passenger,falcon,pitchfork,itsi,iodine,agoo wrk,wrk-open,ab,siege,siege-close,h2load,fake puma " \
                  "Rackbench::Plan Rackbench::Runner Rackbench::Store::RunDir Rackbench::Search::Tune Rackbench::CLI\n", out
   end
 end

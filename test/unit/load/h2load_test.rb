@@ -90,7 +90,7 @@ class H2loadTest < Minitest::Test
                  error.message)
     assert_match(/only (\w+, )*falcon(, \w+)* serves? h2c here; give .*-s "falcon x2".*, or use --engine wrk\z/, error.message)
     error = assert_raises(Rackbench::UsageError) { config(setups: ["falcon x2 behind nginx", "falcon x2"]) }
-    assert_match(/which falcon x2 behind nginx cannot serve: only falcon serves h2c here with nothing in front/, error.message)
+    assert_match(/which falcon x2 behind nginx cannot serve: only (\w+, )*falcon(, \w+)* serves? h2c here with nothing in front/, error.message)
     %w[unicorn thin passenger pitchfork iodine agoo].select { |k| Rackbench::Server::ADAPTERS[k] }.each do |server|
       assert_raises(Rackbench::UsageError, server) { config(setups: ["#{server} x2"]) }
     end
