@@ -12,6 +12,7 @@ require_relative "quiet_notes"
 require_relative "failures"
 require_relative "decision_text"
 require_relative "answer_text"
+require_relative "columns"
 
 module Rackbench
   module Report
@@ -104,13 +105,7 @@ module Rackbench
       end
 
       def print_rows(rows)
-        widths = rows.transpose.map { |col| col.map(&:length).max }
-        rows.each_with_index do |row, i|
-          # Left-aligned: a cell's marks (~ ? !N) follow its figures, so
-          # right-aligning would shift the figures of marked cells.
-          @io.puts row.each_with_index.map { |text, j| text.ljust(widths[j]) }.join("  ").rstrip
-          @io.puts widths.map { |w| "-" * w }.join("  ") if i.zero?
-        end
+        Columns.print(@io, rows)
       end
 
       def render_failures

@@ -2,6 +2,7 @@
 
 require_relative "../stats/cells"
 require_relative "../stats/verdict"
+require_relative "columns"
 
 module Rackbench
   module Report
@@ -65,13 +66,8 @@ module Rackbench
 
       private
 
-      # Left-aligned columns (labels are words), a rule under the header.
       def print_rows(rows)
-        widths = rows.transpose.map { |col| col.map(&:length).max }
-        rows.each_with_index do |row, i|
-          @io.puts row.each_with_index.map { |text, j| text.ljust(widths[j]) }.join("  ").rstrip
-          @io.puts widths.map { |w| "-" * w }.join("  ") if i.zero?
-        end
+        Columns.print(@io, rows)
       end
 
       def label(cell)
