@@ -58,11 +58,11 @@ module Rackbench
           thread = Thread.current
           shared = enter(thread)
           t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          c0 = Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID)
+          c0 = self.class.cpu_now(THREAD_CPU)
           begin
             @app.call(env)
           ensure
-            cpu = Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID) - c0
+            cpu = c0 ? self.class.cpu_now(THREAD_CPU) - c0 : 0.0
             wall = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
             leave(thread, wall, cpu, shared)
           end
@@ -82,9 +82,20 @@ module Rackbench
         def snapshot
           totals = @lock.synchronize { @totals.dup }
           { "pid" => Process.pid, "t" => Process.clock_gettime(Process::CLOCK_MONOTONIC), **totals,
-            "process_cpu_s" => Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID).round(6),
+            "process_cpu_s" => self.class.cpu_now(PROCESS_CPU)&.round(6),
             "gc_count" => GC.count, "gc_minor" => GC.stat(:minor_gc_count), "gc_major" => GC.stat(:major_gc_count),
             "gc_time_ms" => gc_time }.merge(*@extras.map(&:fields))
+        end
+
+        # The CPU clocks, where the Ruby has them (JRuby has neither: its
+        # requests are then counted with 0 s of thread CPU and no process CPU).
+        THREAD_CPU = defined?(Process::CLOCK_THREAD_CPUTIME_ID) ? Process::CLOCK_THREAD_CPUTIME_ID : nil
+        PROCESS_CPU = defined?(Process::CLOCK_PROCESS_CPUTIME_ID) ? Process::CLOCK_PROCESS_CPUTIME_ID : nil
+
+        def self.cpu_now(clock)
+          clock && Process.clock_gettime(clock)
+        rescue Errno::EINVAL, NotImplementedError
+          nil
         end
 
         # One JSON object of numbers (no json library: the user's bundle decides which one loads).
