@@ -46,6 +46,13 @@ module Rackbench
         paired ? paired_of(a, b, margin) : unpaired_of(a, b, margin)
       end
 
+      # Two {round => value} maps as aligned value lists, over the rounds both
+      # have, in round order (the pairing every paired decision starts from).
+      def self.align(by_round_a, by_round_b)
+        rounds = (by_round_a.keys & by_round_b.keys).sort
+        [rounds.map { |r| by_round_a[r] }, rounds.map { |r| by_round_b[r] }]
+      end
+
       def self.paired_of(a, b, margin)
         return nil if a.size != b.size || a.size < 2
 

@@ -145,10 +145,7 @@ module Rackbench
 
       # The metric's values of the rounds both setups have, in round order.
       def by_round(trials_a, trials_b, metric)
-        a = round_values(trials_a, metric)
-        b = round_values(trials_b, metric)
-        rounds = (a.keys & b.keys).sort
-        [rounds.map { |r| a[r] }, rounds.map { |r| b[r] }]
+        Decision.align(round_values(trials_a, metric), round_values(trials_b, metric))
       end
 
       def round_values(trials, metric)

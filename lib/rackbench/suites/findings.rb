@@ -280,9 +280,9 @@ module Rackbench
         def decide(other, base)
           o = by_round(*other)
           b = by_round(*base)
-          common = (o.keys & b.keys).sort
-          if common.size >= 2
-            Stats::Decision.of(common.map { |r| b[r] }, common.map { |r| o[r] }, paired: true, margin: LEVEL)
+          xs, ys = Stats::Decision.align(b, o)
+          if xs.size >= 2
+            Stats::Decision.of(xs, ys, paired: true, margin: LEVEL)
           else
             Stats::Decision.of(b.values, o.values, paired: false, margin: LEVEL)
           end

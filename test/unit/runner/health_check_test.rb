@@ -7,16 +7,13 @@ require "rackbench/runner/health_check"
 # The health checker against a tiny in-process HTTP server on 127.0.0.1
 # whose answer time the test sets.
 class HealthCheckTest < Minitest::Test
-  def serve(delay:, status: 200)
+  # A server on 127.0.0.1 whose every connection the block answers.
+  def serve_with(&answer)
     server = TCPServer.new("127.0.0.1", 0)
     thread = Thread.new do
       loop do
-        client = server.accept
-        Thread.new(client) do |c|
-          while c.gets("\r\n\r\n")
-            sleep delay
-            c.write("HTTP/1.1 #{status} X\r\ncontent-length: 2\r\n\r\nok")
-          end
+        Thread.new(server.accept) do |c|
+          answer.call(c)
         rescue IOError, SystemCallError
           nil
         ensure
@@ -27,6 +24,15 @@ class HealthCheckTest < Minitest::Test
       nil
     end
     [server, thread]
+  end
+
+  def serve(delay:, status: 200)
+    serve_with do |c|
+      while c.gets("\r\n\r\n")
+        sleep delay
+        c.write("HTTP/1.1 #{status} X\r\ncontent-length: 2\r\n\r\nok")
+      end
+    end
   end
 
   def test_counts_checks_and_their_latency
@@ -94,22 +100,11 @@ class HealthCheckTest < Minitest::Test
   # A health path that streams without end is a failed check within the
   # timeout, read bounded: never a thread stuck reading it.
   def test_an_endless_body_is_a_failed_check
-    server = TCPServer.new("127.0.0.1", 0)
-    thread = Thread.new do
-      loop do
-        Thread.new(server.accept) do |c|
-          c.gets("\r\n\r\n")
-          c.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
-          chunk = "x" * 16_384
-          loop { c.write("#{chunk.bytesize.to_s(16)}\r\n#{chunk}\r\n") }
-        rescue IOError, SystemCallError
-          nil
-        ensure
-          c.close
-        end
-      end
-    rescue IOError
-      nil
+    server, thread = serve_with do |c|
+      c.gets("\r\n\r\n")
+      c.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
+      chunk = "x" * 16_384
+      loop { c.write("#{chunk.bytesize.to_s(16)}\r\n#{chunk}\r\n") }
     end
     check = Rackbench::Runner::HealthCheck.new(host: "127.0.0.1", port: server.addr[1], path: "/health",
                                                interval: 0.1, timeout: 1).start

@@ -134,10 +134,7 @@ module Rackbench
 
         # The metric's values of the rounds both ran, in round order.
         def by_round(a, b, get)
-          va = per_round(a, get)
-          vb = per_round(b, get)
-          rounds = (va.keys & vb.keys).sort
-          [rounds.map { |r| va[r] }, rounds.map { |r| vb[r] }]
+          Stats::Decision.align(per_round(a, get), per_round(b, get))
         end
 
         def per_round(entry, get)
