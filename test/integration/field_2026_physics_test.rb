@@ -62,9 +62,19 @@ class Field2026PhysicsTest < Minitest::Test
     assert_equal({ "fibers" => true }, records["puma x2:5 fibers"].then { |r| Rackbench::Setup.parse(r["setup"]).options })
   end
 
+  # CPU-bound, or, where keep-alive connections stayed mostly with one
+  # process (Agoo's first often takes most), unbalanced: that process at one
+  # core while the CPU left to the server had room (seen in CI: 71%:29%,
+  # 90% and 46% of a core).
   def test_every_server_on_fibonacci_is_cpu_bound
     records = run_setups(["itsi x2:5", "iodine x2:5", "agoo x2:5", "puma x2:5 fibers"], "/fibonacci/25", 8)
-    records.each_value { |r| verdict_of(r, "cpu") }
+    records.each_value do |r|
+      v = verdict_of(r, "cpu", "unbalanced")
+      next if v.kind == "cpu"
+
+      assert_operator r.dig("balance", "spread"), :>=, 1.25, "#{r['setup']}: #{v.text}"
+      assert_operator r.dig("balance", "busiest_cpu_pct"), :>=, 70.0, "#{r['setup']}: #{v.text}"
+    end
   end
 
   # Itsi's fiber scheduler: one thread per process serving all 16 at once,

@@ -53,7 +53,10 @@ module Rackbench
     #             connection and queue the requests their threads cannot take
     #             themselves (the trial's "queues_inside"): with no count of
     #             busy threads, at most slots / spread are busy (Measures#slot_cap)
-    #             and the rest of those in flight wait inside.
+    #             and the rest of those in flight wait inside. With nothing
+    #             queued, an uneven split also holds a server when its busiest
+    #             process ran near one core while IDLE_CORES of the CPU left
+    #             to it stayed idle.
     #   upstream  on /network-io*, the upstream's delay is UPSTREAM_SHARE of the
     #             mean latency and requests do not queue.
     #   busy      requests queue (on average QUEUE_SHARE of the concurrency, and
@@ -243,13 +246,27 @@ module Rackbench
 
       def unbalanced
         spread = @m.spread
-        return nil unless spread && spread >= T[:spread] && @m.processes > 1 && @m.queueing?
+        return nil unless spread && spread >= T[:spread] && @m.processes > 1
 
-        gap = unbalanced_gap or return nil
+        why = @m.queueing? ? unbalanced_gap&.then { |gap| "while #{@m.queue_text}#{gap}" } : unbalanced_core
+        return nil unless why
+
         shares = @m.request_shares.map { |s| pct(s * 100) }.join(":")
         ["unbalanced", "requests split #{shares} over #{@m.processes} workers (the busiest served #{fmt(spread)}x an " \
-                       "even share) while #{@m.queue_text}#{gap}: an even split would serve about " \
-                       "#{fmt(@m.rps * spread)} req/s (#{@m.cpu_text})"]
+                       "even share) #{why}: an even split would serve about #{fmt(@m.rps * spread)} req/s (#{@m.cpu_text})"]
+      end
+
+      # Nothing queues, yet the busiest process ran near one core (all one
+      # MRI process's Ruby can use) while the CPU left to the server had room:
+      # the split, not the server, held the throughput (Agoo's first process
+      # keeping most keep-alive connections on /fibonacci/25 at c=8).
+      def unbalanced_core
+        busiest = @m.busiest
+        return nil if busiest.nil? || crowded? || @t["setup"].to_s.include?(" on jruby")
+        return nil unless busiest.between?(T[:near_core] * 100.0, T[:over_core] * 100.0) && @m.idle_cores >= T[:idle_cores]
+
+        "while its busiest process used #{pct(busiest)} of one core, all one process's Ruby can use, and " \
+          "#{fmt(@m.idle_cores)} core(s) of the CPU left to the server stayed idle; #{@m.queue_text}"
       end
 
       # ", and 6.4 of 10 threads busy, which bounds it at 198 req/s" when the

@@ -41,6 +41,20 @@ class VerdictQueuesInsideTest < Minitest::Test
     assert_match(/6\.2 waiting on average, 6\.2 of them inside the server .*; 9\.8 of 10 threads busy while CPU is not the limit/, v.reason)
   end
 
+  # agoo x2:5, /fibonacci/25, c=8 (CI's figures): the first process served
+  # 71% of the requests on 90% of one core, the other 46%; nothing queued and
+  # the server used 136% of 200%. Before, this read "below capacity: more
+  # load would raise throughput".
+  def test_a_busiest_process_at_one_core_with_cpu_to_spare_is_unbalanced
+    record = trial(c: 8, rps: 385.0, shares: [0.707, 0.293], worker_cpu: [89.9, 45.9])
+    v = Rackbench::Stats::Verdict.for(record)
+    assert_equal "unbalanced", v.kind, v.text
+    assert_match(/requests split 71%:29% over 2 workers \(the busiest served 1\.4x an even share\) while its busiest process used 90% of one core/, v.reason)
+    assert_match(/0\.6 core\(s\) of the CPU left to the server stayed idle/, v.reason)
+    even = Rackbench::Stats::Verdict.for(record.merge("balance" => record["balance"].merge("spread" => 1.1)))
+    assert_equal "under", even.kind, "an even split with CPU to spare is below capacity: #{even.text}"
+  end
+
   # Fewer in flight than slots: nothing waits, whatever the split.
   def test_below_the_slots_nothing_waits_inside
     v = Rackbench::Stats::Verdict.for(trial(c: 4, rps: 79.0, shares: [0.5, 0.5], worker_cpu: [2.0, 2.0]))
