@@ -89,6 +89,24 @@ class FaultRunTest < Minitest::Test
     assert_fault_outcome(exit_code: 1, message: /Error: nginx not found \(needed by "behind nginx" setups\): run bin\/setup/)
   end
 
+  def test_thruster_missing
+    start_rackbench("run", "-s", "puma x1:2 behind thruster", "-e", "/hello", "-o", File.join(tmpdir, "run"),
+                    env: { "RACKBENCH_THRUSTER" => "/nonexistent/thrust" })
+    assert_fault_outcome(exit_code: 1, message: /Error: thruster not found \(needed by "behind thruster" setups\): run bin\/setup/)
+  end
+
+  # Thruster listens on every address: a port held on 127.0.0.1 stops it too.
+  def test_a_port_taken_in_front_of_thruster_is_named
+    holder = TCPServer.new("127.0.0.1", 0)
+    port = holder.addr[1]
+    start_rackbench("run", "-s", "puma x1:2 behind thruster", "-e", "/hello", "-c", "1", "-d", "0.5", "--warmup", "0",
+                    "--port", port, "-o", File.join(tmpdir, "run"))
+    assert_fault_outcome(exit_code: 1, on: :stdout,
+                         message: /\AFAILED puma x1:2 behind thruster \(repetition 1\): thruster could not listen on port #{port}: the port is already in use/)
+  ensure
+    holder&.close
+  end
+
   # The port nginx should listen on is held by another process: named as such.
   def test_a_port_taken_in_front_of_nginx_is_named
     holder = TCPServer.new("127.0.0.1", 0)

@@ -24,6 +24,7 @@ class QuietTerminalTest < Minitest::Test
     status, out, err = rackbench("servers")
     assert_equal 0, status, err
     assert_match(/^puma\s+\d+\.\d+/, out)
+    assert_match(/^thruster\s+\d+\.\d+\.\d+ \(in front: "\.\.\. behind thruster"\)$/, out, "bin/setup installs Thruster")
     assert_equal "", err, "a newer version of a default gem in the system gems? `gem list stringio psych erb` " \
                           "should show only the default ones; a machine set up by an older bin/setup needs " \
                           "`gem uninstall stringio:3.2.0 psych:5.5.0 ...` (bin/setup now keeps the Rails " \

@@ -117,6 +117,35 @@ class NginxFrontIntegrationTest < Minitest::Test
   end
 end
 
+# "SERVER behind thruster": Thruster (the gem's Go binary) in front, as Rails
+# 8's Dockerfile runs it; sampled as the proxy, its accept queue read, stopped.
+class ThrusterFrontIntegrationTest < Minitest::Test
+  def test_puma_behind_thruster
+    require "rackbench/server/front"
+    thruster = Rackbench::Server::Front::Thruster
+    require_tool!("thruster", thruster.available?)
+    dir = File.join(tmpdir, "run")
+    status, out, err = run_cli("run", "-s", "puma x2:2 behind thruster", "-e", "/server", "-c", "4", "-d", "1",
+                               "--warmup", "0", "-o", dir)
+    assert_equal 0, status, err
+    trial = JSON.parse(File.readlines(File.join(dir, "trials.jsonl")).first)
+    assert_operator trial["requests"], :>, 50
+    assert_equal [0, true], [trial["error_total"], trial["verified"]]
+    assert_operator trial.dig("queues", "front_accept", "samples"), :>, 0, "Thruster's accept queue read"
+    assert_operator trial.dig("cpu", "proxy_pct"), :>, 1.0, "Thruster's own CPU sampled"
+    assert_operator trial.dig("cpu", "server_pct"), :>, trial.dig("cpu", "proxy_pct"), "the proxy is part of the server's CPU"
+    boots = File.readlines(File.join(dir, "setups.jsonl")).map { |l| JSON.parse(l) }
+    front = boots.find { |s| s["front"] == "thruster" }
+    server = boots.find { |s| s["server"] == "puma" }
+    assert_equal thruster.version, front["version"]
+    assert_match(/^TARGET_PORT=#{server['port']}$/, front["config"], "Thruster proxies to the Puma rackbench booted")
+    assert_match(/^LOG_REQUESTS=false$/, front["config"])
+    refute_equal server["port"], front["port"]
+    assert_match(/puma x2:2 behind thruster/, out)
+    assert File.exist?(File.join(dir, "logs", "puma_x2_2_behind_thruster-r1", "thruster", "thruster.log")), "its log in the run directory"
+  end
+end
+
 # "on yjit": the runtime is part of the setup; the app's own /server says
 # whether YJIT is on (a witness apart from rackbench's probe).
 class RuntimeIntegrationTest < Minitest::Test

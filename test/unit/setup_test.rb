@@ -24,6 +24,15 @@ class SetupTest < Minitest::Test
     assert_equal "puma x2:3", parse("  puma   x2:3 ").label
   end
 
+  def test_a_proxy_in_front
+    assert_equal %w[nginx thruster], [parse("thin behind nginx").front, parse("puma x2:5 behind thruster").front]
+    assert_equal ["puma", 2, 5], parse("puma x2:5 behind thruster").then { |s| [s.server, s.workers, s.threads] }
+    assert_nil parse("puma x2:5").front
+    e = assert_raises(Rackbench::UsageError) { parse("puma x2:5 behind thrustr") }
+    assert_match(/cannot put "thrustr" in front \(did you mean "thruster"\?\); accepted: behind nginx, behind thruster/, e.message)
+    assert_match(/"behind thruster" is not offered on jruby/, assert_raises(Rackbench::UsageError) { parse("puma x1:4 behind thruster on jruby") }.message)
+  end
+
   def test_unknown_server_suggests_the_nearest
     e = assert_raises(Rackbench::UsageError) { parse("pumma x2:5") }
     assert_match(/unknown server "pumma"/, e.message)

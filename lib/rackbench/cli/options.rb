@@ -38,7 +38,8 @@ module Rackbench
       # What every measuring command may take.
       SERVER_WORDS = Server::ADAPTERS.filter_map { |key, klass| "#{key} #{klass.setup_words.join('|')}" if klass.setup_words.any? }
       declare :setups, "-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"; ' \
-                                               "servers' own words: #{SERVER_WORDS.join(', ')} (README: Setups)",
+                                               "servers' own words: #{SERVER_WORDS.join(', ')}; a proxy in front: " \
+                                               "#{Server::Front.names.map { |n| "behind #{n}" }.join(', ')} (README: Setups)",
               many: true, rule: "every installed server scaled to this machine's cores"
       declare :scenario, "--scenario MIX", 'weighted paths loaded together, e.g. "/:5,/posts:3,/search?q=x:2"'
       declare :endpoints, "-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05 ...",
@@ -72,7 +73,7 @@ module Rackbench
               default: :config
       declare :threads, "--threads N", "load-generator threads",
               rule: "the largest divisor of the concurrency up to min(concurrency, cores, 2)"
-      declare :cpus, "--cpus server=LIST,client=LIST|auto", "pin the server (and nginx) and the load generator to " \
+      declare :cpus, "--cpus server=LIST,client=LIST|auto", "pin the server (and its proxy) and the load generator to " \
                                                            "disjoint CPUs, e.g. server=0,client=1; auto: client on the last quarter",
               rule: "shared"
       declare :timeout, "--timeout SECONDS", "a request slower than this is a timeout error", default: :config
@@ -100,7 +101,7 @@ module Rackbench
       declare :ssh_key, "--ssh-key FILE", "with --load-host: a private key", rule: "ssh-agent's and ~/.ssh's keys; never a password"
       declare :ssh_known_hosts, "--ssh-known-hosts FILE", "with --load-host: known_hosts holding the hosts' keys",
               rule: "~/.ssh/known_hosts"
-      declare :bind, "--bind ADDRESS", "address servers and nginx listen on, one the load hosts reach", default: :config
+      declare :bind, "--bind ADDRESS", "address servers and nginx listen on (Thruster listens on every address), one the load hosts reach", default: :config
 
       # run only
       declare :suite, "--suite NAME", "a built-in suite reproducing a seed study (rackbench suites lists them)"

@@ -10,7 +10,7 @@ require_relative "../plan/file"
 require_relative "../load"
 require_relative "../runner"
 require_relative "../workload/app"
-require_relative "../server/front/nginx"
+require_relative "../server/front"
 require_relative "../store/run_dir"
 require_relative "../report/table"
 require_relative "../report/failures"
@@ -171,9 +171,8 @@ module Rackbench
       def check_servers!(config)
         app = Workload::App.resolve(config[:app])
         JrubyCheck.check!(config[:setups], app, runtime: Runtime::Jruby.default(@env))
-        return unless config[:setups].any?(&:front) && Server::Front::Nginx.version.nil?
-
-        raise Error, "nginx not found (needed by \"behind nginx\" setups): run bin/setup (or apt-get install nginx-light)"
+        missing = config[:setups].filter_map(&:front).uniq.map { |name| Server::Front.fetch(name) }.reject(&:available?)
+        raise Error, missing.first::NOT_FOUND if missing.any?
       end
 
       def meta_for(plan, engine)

@@ -2,13 +2,15 @@
 
 require_relative "command"
 require_relative "../server"
+require_relative "../server/front"
 require_relative "../load"
 require_relative "../runtime/jruby_status"
 
 module Rackbench
   module CLI
-    # rackbench servers: which servers can run here, with versions, then
-    # the load programs (and the engines that run each).
+    # rackbench servers: which servers can run here, with versions, the
+    # proxies a setup can put in front, then the load programs (and the
+    # engines that run each).
     class ServersCommand < Command
       def call(argv)
         parser = OptionParser.new("Usage: rackbench servers")
@@ -19,6 +21,10 @@ module Rackbench
           @out.puts format("%-10s %s", adapter.key, state)
         end
         @out.puts Runtime::JrubyStatus.line(Runtime::Jruby.default(@env))
+        Server::Front::ALL.each do |name, front|
+          state = front.available? ? "#{front.version} (in front: \"... behind #{name}\")" : "not installed: #{front::NOT_FOUND}"
+          @out.puts format("%-10s %s", name, state)
+        end
         Load.programs.each { |program, names| @out.puts format("%-10s %s", program, engine_state(names)) }
         0
       end

@@ -43,7 +43,7 @@ module Rackbench
       end
       return unless front
 
-      raise UsageError, "setup #{text.inspect}: \"behind nginx\" is not offered on jruby; write \"#{example}\""
+      raise UsageError, "setup #{text.inspect}: \"behind #{front}\" is not offered on jruby; write \"#{example}\""
     end
   end
 end

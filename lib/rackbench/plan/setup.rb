@@ -3,6 +3,7 @@
 require_relative "../error"
 require_relative "../suggest"
 require_relative "../server"
+require_relative "../server/front"
 require_relative "jruby_setup"
 
 module Rackbench
@@ -19,6 +20,7 @@ module Rackbench
   # Trailing words: "nopreload" (Puma/Unicorn/Passenger/Falcon: load the app in
   # each worker instead of once in the master); "behind nginx" (nginx as a
   # reverse proxy in front, as the seed studies deployed Thin and Unicorn);
+  # "behind thruster" (Thruster, as Rails 8's Dockerfile runs it in front of Puma);
   # "on yjit" / "on mri" (the runtime: MRI, or MRI with YJIT turned on);
   # "on jruby" (Puma in one process on JRuby, Runtime::Jruby), optionally with
   # a heap limit "-Xmx512m" (the JVM's default is a quarter of RAM). A word
@@ -69,7 +71,7 @@ module Rackbench
       words.reject! { |w| w.match?(/\A#[\w.-]+\z/) } # name tags: the same setup under two names (an A/A test)
       2.times do
         case words.last(2).map(&:downcase)
-        in ["behind", "nginx"] then front = "nginx"
+        in ["behind", proxy] then front = front!(proxy, text)
         in ["on", rt] then runtime = runtime!(rt, text)
         else break
         end
@@ -112,6 +114,13 @@ module Rackbench
 
       raise UsageError, "setup #{text.inspect}: unknown runtime #{word.inspect}#{Suggest.did_you_mean(word, RUNTIMES)}; " \
                         "accepted runtimes: #{RUNTIMES.join(', ')}"
+    end
+
+    def self.front!(word, text)
+      return word if Server::Front.names.include?(word)
+
+      raise UsageError, "setup #{text.inspect}: cannot put #{word.inspect} in front#{Suggest.did_you_mean(word, Server::Front.names)}; " \
+                        "accepted: #{Server::Front.names.map { |n| "behind #{n}" }.join(', ')}"
     end
 
     def self.unknown_server(server, text)

@@ -5,7 +5,7 @@ require_relative "../clock"
 require_relative "../error"
 require_relative "../ports"
 require_relative "../server"
-require_relative "../server/front/nginx"
+require_relative "../server/front"
 require_relative "verify"
 require_relative "endpoint_failures"
 require_relative "../workload/arena"
@@ -165,12 +165,13 @@ module Rackbench
       end
 
       def boot_front
-        front = Server::Front::Nginx.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir,
-                                         host: bind, cpus: @config[:cpus]&.server)
+        kind = Server::Front.fetch(@setup.front)
+        front = kind.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir,
+                         host: bind, cpus: @config[:cpus]&.server)
         @front = front
         front.start
-        @ctx.store.append_setup("setup" => @setup.label, "repetition" => @rep, "status" => "ok", "front" => "nginx",
-                                "version" => Server::Front::Nginx.version, "port" => front.port,
+        @ctx.store.append_setup("setup" => @setup.label, "repetition" => @rep, "status" => "ok", "front" => @setup.front,
+                                "version" => kind.version, "port" => front.port,
                                 "config" => front.config, "at" => Clock.wall_iso8601)
         front
       end
@@ -301,7 +302,7 @@ module Rackbench
       end
 
       def alive!
-        raise SetupFailed, "#{@setup.label}: nginx died during the run (#{@front.child.exit_summary})" if @front && !@front.alive?
+        raise SetupFailed, "#{@setup.label}: #{@setup.front} died during the run (#{@front.child.exit_summary})" if @front && !@front.alive?
         return if @instance.nil? || @instance.alive?
 
         raise SetupFailed.new("#{@setup.label}: server died during the run (#{@instance.child.exit_summary}); " \

@@ -153,6 +153,9 @@ module Rackbench
               "processes" => { "workers_seen" => workers_seen.size, "worker_restarts" => worker_restarts,
                                "threads_max" => threads_max, "stopped_pids" => stopped_pids,
                                "rss_growth" => rss_growth&.round(3) } }
+        # A proxy in front (nginx, Thruster) is part of server_pct; its own share apart.
+        proxy = cpu_pct("proxy")
+        h["cpu"]["proxy_pct"] = pct(proxy) if proxy
         h
       end
 

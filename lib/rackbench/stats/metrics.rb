@@ -49,6 +49,7 @@ module Rackbench
         "memory.rss_max_mb" => ["RSS max", "MB"],
         "cpu.server_pct" => ["server CPU", "%"], "cpu.client_pct" => ["load generator CPU", "%"],
         "cpu.master_pct" => ["master CPU", "%"], "cpu.workers_pct" => ["workers CPU", "%"],
+        "cpu.proxy_pct" => ["proxy CPU (in front)", "%"],
         "cpu.sampler_pct" => ["sampler CPU", "%"], "cpu.server_machine_share" => ["server share of machine", ""],
         "cpu.client_machine_share" => ["load generator share of machine", ""], "cpu.cores" => ["cores", ""]
       }.freeze

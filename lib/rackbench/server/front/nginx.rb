@@ -34,6 +34,12 @@ module Rackbench
           @binary = binary
         end
 
+        NOT_FOUND = "nginx not found (needed by \"behind nginx\" setups): run bin/setup (or apt-get install nginx-light)"
+
+        def self.available?
+          !version.nil?
+        end
+
         def self.version(binary: BINARY)
           out = IO.popen([binary, "-v"], err: %i[child out], &:read)
           out[%r{nginx/(\d+\.\d+\.\d+)}, 1]
