@@ -10,6 +10,7 @@ require_relative "suites/arena"
 require_relative "suites/finc"
 require_relative "suites/jruby"
 require_relative "suites/nginx"
+require_relative "suites/field2026"
 
 module Rackbench
   # Built-in suites: each reproduces one published benchmark study (a "seed"),
@@ -17,7 +18,7 @@ module Rackbench
   # a few minutes on 2 cores.
   #
   # A suite is a module answering
-  #   SEED, TITLE                 the study it reproduces
+  #   SEED, TITLE                 the study it reproduces (SEED nil: a comparison no seed made)
   #   summary                     one line for `rackbench suites`
   #   description(cores)          what it runs and why (`rackbench suites NAME`)
   #   settings(cores:, quick:)    Config keys, the same as a plan file's keywords
@@ -25,7 +26,8 @@ module Rackbench
   #
   # `rackbench run --suite NAME` layers: defaults < suite < plan file < command line.
   module Suites
-    ALL = { "pavese" => Pavese, "arena" => Arena, "finc" => Finc, "jruby" => Jruby, "nginx" => Nginx }.freeze
+    ALL = { "pavese" => Pavese, "arena" => Arena, "finc" => Finc, "jruby" => Jruby, "nginx" => Nginx,
+            "field-2026" => Field2026 }.freeze
     # Seconds a run spends per server boot beyond load (boot, readiness, verification, stop).
     BOOT_S = 4.0
     # Seconds per trial beyond its duration (spawning wrk, sampling, storing).

@@ -27,18 +27,20 @@ module Rackbench
       end
 
       def list
+        width = Suites.names.map(&:size).max
         Suites::ALL.each do |name, suite|
-          @out.puts format("%-7s [%s] %s; quick ~%s, full ~%s", name, suite::SEED, suite.summary,
+          @out.puts format("%-#{width}s [%s] %s; quick ~%s, full ~%s", name, suite::SEED || "new", suite.summary,
                            estimate(name, true), estimate(name, false))
         end
         @out.puts
-        @out.puts "[seed] the study reproduced; times are estimates on this machine's #{cores} cores."
+        @out.puts "[seed] the study reproduced (../shared/seeds), [new] a comparison no seed made; times are " \
+                  "estimates on this machine's #{cores} cores."
         @out.puts "rackbench run --suite NAME [--quick] runs one; rackbench suites NAME shows its settings."
       end
 
       def show(name)
         suite = Suites.fetch(name)
-        @out.puts "#{name}: #{suite.summary} [seed #{suite::SEED}: #{suite::TITLE}]"
+        @out.puts "#{name}: #{suite.summary} [#{suite::SEED ? "seed #{suite::SEED}" : 'new'}: #{suite::TITLE}]"
         @out.puts
         suite.description(cores).split(/\n\s*\n/).each { |para| @out.puts wrap(para.split.join(" ")), "" }
         { "quick" => true, "full" => false }.each do |mode, quick|

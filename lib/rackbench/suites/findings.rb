@@ -35,7 +35,7 @@ module Rackbench
 
         suite = Suites.fetch(name)
         io.puts
-        io.puts "Findings of suite #{name} (seed #{suite::SEED}: #{suite::TITLE}), from the stored trials " \
+        io.puts "Findings of suite #{name} (#{suite::SEED ? "seed #{suite::SEED}" : "new"}: #{suite::TITLE}), from the stored trials " \
                 "(req/s: successful responses, median of the rounds; a difference decided over the rounds, margin " \
                 "+-#{Report::DecisionText.pct(LEVEL * 100)}%, all held together with Holm's step-down):"
         lines_for(name, store.trials).each { |line| io.puts "  - #{line}" }

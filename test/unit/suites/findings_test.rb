@@ -171,6 +171,16 @@ class SuiteFindingsTest < Minitest::Test
                   "nothing decided)."], findings("nginx", trials)
   end
 
+  def test_field_2026_names_each_leader_and_thruster_against_puma_alone
+    trials = { "puma x2:5" => 9000.0, "itsi x2:5" => 12_000.0, "puma x2:5 behind thruster" => 4000.0 }
+             .map { |s, v| trial(s, "/hello", 16, v) }
+    lines = findings("field-2026", trials)
+    assert_equal 2, lines.size, lines.inspect
+    assert_match(%r{\A/hello at c=16: .*itsi x2:5.* 12000 req/s}, lines[0])
+    assert_equal "puma x2:5 behind thruster vs puma x2:5: /hello 4000 vs 9000 req/s at c=16 (2.2x less; single run: nothing decided).",
+                 lines[1]
+  end
+
   def test_no_trials_and_a_run_that_was_not_a_suite
     assert_equal ["no trials were stored: nothing to conclude (see the failures above)"], findings("arena", [])
     dir = tmpdir
