@@ -11,6 +11,7 @@ require_relative "plan/config"
 require_relative "runner/session"
 require_relative "runner/adaptive_rounds"
 require_relative "test_seam"
+require_relative "tls"
 require_relative "sampling/noise"
 
 module Rackbench
@@ -74,7 +75,14 @@ module Rackbench
     def context(env)
       Session::Context.new(plan: @plan, config: @config, store: @store, engine: @engine, listener: @listener,
                            env: env, progress: @progress, app: app,
-                           endpoint_failures: @endpoint_failures)
+                           endpoint_failures: @endpoint_failures, tls: tls)
+    end
+
+    # --tls: the run's certificate, made once in its directory (Tls).
+    def tls
+      return nil unless @config[:tls] && !@plan.external?
+
+      @tls ||= Tls.for_run(@store.path, bind: @config[:bind])
     end
 
     # The app under test; a user's app with the probe on (--probe, or

@@ -144,7 +144,11 @@ class FaultInputTest < Minitest::Test
     "a space in an endpoint" => [["run", "-e", "/he llo"], /endpoint "\/he llo" holds " " at position 4: write it percent-encoded \(%20\)/],
     "margin of zero" => [%w[run --margin 0], /--margin must be a percentage above 0 and below 100/],
     "decide one setup" => [["run", "--decide", "-s", "puma x1:2"], /--decide compares setups: give 2 or more/],
-    "one max round" => [%w[run --max-rounds 1], /--max-rounds must be a whole number of 2 or more/]
+    "one max round" => [%w[run --max-rounds 1], /--max-rounds must be a whole number of 2 or more/],
+    # Issue 28: --tls with a setup that cannot serve it, or with h2load.
+    "tls on unicorn" => [["run", "--tls", "-s", "unicorn x2"], /--tls: unicorn x2: Unicorn serves no TLS .*-s "unicorn x2 behind nginx"/],
+    "tls behind thruster" => [["run", "--tls", "-s", "puma x2:5 behind thruster"], /Thruster serves TLS only with a certificate it obtains from Let's Encrypt/],
+    "tls with h2load" => [["run", "--tls", "--engine", "h2load", "-s", "itsi x2:2"], /--tls with --engine h2load \(HTTP\/2 over TLS\) is not built/]
   }.freeze
 
   CASES.each do |name, (argv, message)|

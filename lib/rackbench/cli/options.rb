@@ -107,6 +107,8 @@ module Rackbench
       declare :suite, "--suite NAME", "a built-in suite reproducing a seed study (rackbench suites lists them)"
       declare :quick, "--quick", "with --suite: its quick variant (a few minutes on 2 cores)", parse: ->(_) { true }
       declare :verify, "--no-verify", "skip checking each endpoint's first responses before load", parse: ->(_) { false }
+      declare :tls, "--tls", "serve every setup over HTTPS with a certificate made for the run (in its tls/ " \
+                             "directory); a server with no TLS of its own goes \"behind nginx\"", parse: ->(_) { true }
       declare :probe, "--[no-]probe", "your app (--app) behind rackbench's in-process probe: per request CPU, GC, " \
                                       "SQL, view and waiting time (the built-in arena always has it)",
               rule: "off for your app (Config::PROBE_DEFAULT); the arena always has it", parse: ->(v) { v }

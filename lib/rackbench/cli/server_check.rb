@@ -34,6 +34,7 @@ module Rackbench
         warning = nil
         if config[:setups].empty?
           keys, warning = defaults(Config.default_servers, app)
+          keys, warning = tls_only(keys, warning) if config[:tls]
           config = Config.build(config.merge(setups: Config.default_setups(installed: keys)))
         else
           requested!(config[:setups].reject { |s| s.runtime == "jruby" }.map(&:server), app) # JrubyCheck checks the others
@@ -41,6 +42,17 @@ module Rackbench
         end
         stale!(app, env: env)
         [config, warning]
+      end
+
+      # --tls with the default plan: its servers that serve no TLS of their
+      # own are left out, named with the reason in the run's warning.
+      def tls_only(keys, warning)
+        without = keys.reject { |k| Server::ADAPTERS[k].no_tls.nil? }
+        raise UsageError, "--tls: no server of the default plan serves TLS here; give setups \"behind nginx\"" if without.size == keys.size
+        return [keys, warning] if without.empty?
+
+        note = "left out for --tls: #{without.map { |k| "#{k} (#{Server::ADAPTERS[k].no_tls[/\A[^:(]+/].strip})" }.join(', ')}"
+        [keys - without, [warning, note].compact.join("; ")]
       end
 
       # Refuses every server of keys that cannot run with app, at once.

@@ -71,6 +71,7 @@ module Rackbench
       ssh_key: nil,          # with load_hosts: a private key file (nil: the agent's keys and ~/.ssh's)
       ssh_known_hosts: nil,  # with load_hosts: the known_hosts file (nil: ~/.ssh/known_hosts)
       bind: "127.0.0.1",     # the address servers (and nginx in front) listen on
+      tls: false,            # --tls: every setup serves HTTPS with a certificate made for the run (Tls)
       cpus: nil              # --cpus: ProcessControl::Affinity::Sets (server and client CPU sets) or nil: shared
     }.freeze
 
@@ -163,6 +164,7 @@ module Rackbench
       check_url(cfg)
       check_probe(cfg)
       check_protocol(cfg)
+      check_tls(cfg)
       check_arena(cfg)
       cfg[:cpus] = ProcessControl::Affinity.parse(cfg[:cpus]) unless cfg[:cpus].is_a?(ProcessControl::Affinity::Sets)
       Load::Remote::Settings.check(cfg)
@@ -276,6 +278,38 @@ module Rackbench
                         "serve#{'s' if able.size == 1} #{protocol} here#{' with nothing in front' if cannot.any?(&:front)}; " \
                         "give #{able.map { |k| "-s \"#{k.default_label(2) || k.footprint_label}\"" }.join(' or ')}, " \
                         "or use --engine wrk"
+    end
+
+    # --tls: every setup must serve HTTPS with the run's certificate: its
+    # server (Server::Base.no_tls, on its runtime) or nginx in front (which
+    # terminates TLS for any server). Those that cannot are refused together,
+    # each with its reason. The server at --url is the user's own: its URL
+    # says https:// itself.
+    def check_tls(cfg)
+      return unless cfg[:tls]
+      if cfg[:url]
+        raise UsageError, "--tls makes the servers rackbench boots serve HTTPS; the server at --url is your own: " \
+                          "drop --tls and give its https:// URL"
+      end
+      unless Load.protocol(cfg[:engine]) == "http/1.1"
+        raise UsageError, "--tls with --engine #{cfg[:engine]} (HTTP/2 over TLS) is not built: drop --tls to measure h2c, or use --engine wrk"
+      end
+
+      refused = cfg[:setups].filter_map do |s|
+        why = no_tls(s) or next
+        nginx = "#{s.label.sub(/ behind \w+\z/, '')} behind nginx"
+        "#{s.label}: #{why}; nginx in front serves TLS for it: -s #{nginx.inspect}" unless s.runtime == "jruby"
+      end
+      refused += cfg[:setups].select { |s| s.runtime == "jruby" && no_tls(s) }.map { |s| "#{s.label}: #{no_tls(s)}" }
+      raise UsageError, "--tls: #{refused.join('; ')}" if refused.any?
+    end
+
+    # Why setup cannot serve --tls, nil when it can.
+    def no_tls(setup)
+      return Server::Front.fetch(setup.front).no_tls if setup.front
+
+      klass = Server::ADAPTERS[setup.server] or return nil
+      (setup.runtime == "jruby" ? klass.runtime_adapters.fetch("jruby", klass) : klass).no_tls
     end
 
     # --rate needs an open-loop engine, and an open-loop engine needs --rate.

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "net/http"
+require "openssl"
 require_relative "../clock"
 
 module Rackbench
@@ -22,11 +23,19 @@ module Rackbench
     # sees an answer and verification can fail it in words. A reply that is
     # not HTTP at all is returned with #invalid quoting its first bytes
     # (escaped), never mistaken for silence.
+    #
+    # tls: the run's certificate (Tls::Certificate, --tls): the request goes
+    # over HTTPS and the server must present that certificate (it is the
+    # only authority trusted, the host checked against its names). A failed
+    # handshake is returned with #invalid saying so (a server answering
+    # plain HTTP on its TLS port, say), never taken for silence.
     module HttpProbe
       KEEP = 1 << 20      # body bytes kept (1 MiB)
       READ_MAX = 8 << 20  # body bytes read before giving up on its end (8 MiB)
 
-      Response = Struct.new(:status, :content_type, :body, :headers, :http_version, :incomplete, :invalid,
+      # tls: the negotiated TLS ({"version", "cipher"}) when the request went over HTTPS;
+      # handshake: why the TLS handshake failed (then invalid says so too).
+      Response = Struct.new(:status, :content_type, :body, :headers, :http_version, :incomplete, :invalid, :tls, :handshake,
                             keyword_init: true) do
         # True when the body's end is marked by the server closing the
         # connection (no Content-Length, not chunked).
@@ -56,12 +65,13 @@ module Rackbench
       # Returns a Response, or nil when nothing answered. on_silence is
       # returned instead when the server accepted the connection but sent
       # nothing back within the timeout.
-      def get(host, port, path, timeout: 2, on_silence: nil)
+      def get(host, port, path, timeout: 2, on_silence: nil, tls: nil)
         deadline = Clock.now + timeout
         http = Net::HTTP.new(host, port)
         http.open_timeout = timeout
         http.read_timeout = timeout
         http.max_retries = 0
+        secure(http, tls) if tls
         http.start
         got = nil
         body = +""
@@ -75,15 +85,25 @@ module Rackbench
             throw :stop if incomplete
           end
         end
-        response(got, body, incomplete)
+        response(got, body, incomplete, negotiated(http))
       rescue Net::ReadTimeout
         got ? response(got, body, "no more bytes within #{timeout} s (#{body.bytesize} read)") : on_silence
       rescue Net::HTTPBadResponse => e
         Response.new(headers: {}, body: "", invalid: e.message.sub(/\Awrong status line: /, "")[0, 120])
+      rescue OpenSSL::SSL::SSLError => e
+        why = e.message.sub(/\ASSL_connect returned=\d+ errno=\d+ peeraddr=\S+ state=/, "")[0, 120]
+        Response.new(headers: {}, body: "", invalid: "a failed TLS handshake (#{why})", handshake: why)
       rescue *FAILURES
         nil
       ensure
         http&.finish if http&.started?
+      end
+
+      # tls without a cert_path (Tls::UNCHECKED: a --url server's own certificate): not checked.
+      def secure(http, tls)
+        http.use_ssl = true
+        http.verify_mode = tls.cert_path ? OpenSSL::SSL::VERIFY_PEER : OpenSSL::SSL::VERIFY_NONE
+        http.ca_file = tls.cert_path if tls.cert_path
       end
 
       # Reads res's body into body (at most KEEP bytes kept); returns nil when
@@ -101,11 +121,19 @@ module Rackbench
         end
       end
 
-      def response(res, body, incomplete)
+      def response(res, body, incomplete, tls = nil)
         return nil unless res
 
         Response.new(status: res.code.to_i, content_type: res["content-type"].to_s, body: body,
-                     headers: res.each_header.to_h, http_version: res.http_version, incomplete: incomplete)
+                     headers: res.each_header.to_h, http_version: res.http_version, incomplete: incomplete, tls: tls)
+      end
+
+      # The TLS version and cipher the session agreed, nil over plain HTTP.
+      def negotiated(http)
+        io = http.instance_variable_get(:@socket)&.io
+        return nil unless io.is_a?(OpenSSL::SSL::SSLSocket)
+
+        { "version" => io.ssl_version, "cipher" => io.cipher&.first }
       end
     end
   end

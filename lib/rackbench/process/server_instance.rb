@@ -31,10 +31,12 @@ module Rackbench
       # that left its process group), found by this boot's mark and stopped.
       attr_reader :leftovers
 
-      # host: the address the server listens on (--bind).
+      # host: the address the server listens on (--bind); tls: the run's
+      # certificate (Tls::Certificate) when it serves HTTPS (--tls).
       def initialize(adapter:, setup:, app:, port:, dir:, env: {}, ready_path: "/", boot_timeout: 60,
-                     stop_timeout: 15, host: "127.0.0.1", cpus: nil)
+                     stop_timeout: 15, host: "127.0.0.1", cpus: nil, tls: nil)
         @host = host
+        @tls = tls
         @cpus = cpus
         @adapter = adapter
         @setup = setup
@@ -51,17 +53,20 @@ module Rackbench
         File.join(@dir, "server.log")
       end
 
+      attr_reader :tls
+
       def url(path = "/")
-        "http://#{@host}:#{@port}#{path}"
+        "#{@tls ? 'https' : 'http'}://#{@host}:#{@port}#{path}"
       end
 
       def start
         FileUtils.mkdir_p(@dir)
         raise port_taken if Sampling::Sockets.port_in_use?(@port)
 
-        @files = @adapter.files(@setup, port: @port, dir: @dir)
+        tls = @tls ? { tls: @tls } : {}
+        @files = @adapter.files(@setup, port: @port, dir: @dir, **tls)
         @files.each { |path, text| write_file(path, text) }
-        @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }))
+        @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }), **tls)
         @boot = SecureRandom.hex(8)
         @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env, Journal::BOOT_VAR => @boot),
                                                     chdir: app_root, log_path: log_path, cpus: @cpus)
@@ -123,7 +128,7 @@ module Rackbench
       def wait_ready(deadline)
         loop do
           raise boot_exit unless @child.alive?
-          return if HttpProbe.get(@host, @port, @ready_path, on_silence: :silent) && owns_port?
+          return if HttpProbe.get(@host, @port, @ready_path, on_silence: :silent, tls: @tls) && owns_port?
           raise port_taken if Sampling::Sockets.port_in_use?(@port) && !owns_port? && slept_a_while?(deadline)
           raise failed("did not answer on port #{@port} within #{@boot_timeout} s") if Clock.now > deadline
 
@@ -168,8 +173,10 @@ module Rackbench
       # A file that starts with "#!" is a script the server runs (Passenger's
       # --ruby wrapper): written executable.
       def write_file(path, text)
+        FileUtils.mkdir_p(File.dirname(path))
         File.write(path, text)
         File.chmod(0o755, path) if text.start_with?("#!")
+        File.chmod(0o600, path) if text.include?("PRIVATE KEY-----") # a copy of the run's TLS key (Falcon's)
       end
 
       def owns_port?

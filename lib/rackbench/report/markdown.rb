@@ -6,6 +6,7 @@ require_relative "warmup_curve"
 require_relative "decision_text"
 require_relative "answer_text"
 require_relative "quiet_notes"
+require_relative "protocol_note"
 require_relative "validity_notes"
 require_relative "verdict_grid"
 require_relative "../stats/verdict"
@@ -58,7 +59,8 @@ module Rackbench
 
       # Under the tables: what "?" and "~" mark, and wrk's latency correction as a note.
       def notes
-        lines = ValidityNotes.lines(@data.cells) + QuietNotes.lines(@data.trials).grep(/\A~/)
+        lines = ValidityNotes.lines(@data.cells) + QuietNotes.lines(@data.trials).grep(/\A~/) +
+                [ProtocolNote.line(@data.trials)].compact
         lines.empty? ? "" : "\n#{lines.map { |l| l.start_with?('  ') ? "  - #{esc(l.strip)}" : "- #{esc(l)}" }.join("\n")}\n"
       end
 

@@ -9,6 +9,7 @@ require_relative "verdict_notes"
 require_relative "verdict_grid"
 require_relative "validity_notes"
 require_relative "quiet_notes"
+require_relative "protocol_note"
 require_relative "failures"
 require_relative "decision_text"
 require_relative "answer_text"
@@ -60,6 +61,7 @@ module Rackbench
         return if @cells.cells.empty?
 
         @cells.loops.each { |open| @io.puts LOOP_NOTE.fetch(open) }
+        ProtocolNote.line(@trials)&.then { |l| @io.puts l }
         QuietNotes.lines(@trials).each { |line| @io.puts line }
         return unless @cells.cells.any? { |c| c.trials.size > 1 }
 

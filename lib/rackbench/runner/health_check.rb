@@ -18,9 +18,11 @@ module Rackbench
     # the interval is a target (a slow check delays the next), and the thread
     # shares rackbench's process with the sampler (both are light).
     class HealthCheck
-      FAILURES = [SystemCallError, IOError, Timeout::Error, Net::HTTPBadResponse, EOFError].freeze
+      FAILURES = [SystemCallError, IOError, Timeout::Error, Net::HTTPBadResponse, EOFError, OpenSSL::SSL::SSLError].freeze
 
-      def initialize(host:, port:, path:, interval: 0.5, timeout: 2.0)
+      # tls: the run's certificate (--tls): checks go over HTTPS, as the load does.
+      def initialize(host:, port:, path:, interval: 0.5, timeout: 2.0, tls: nil)
+        @tls = tls
         @host = host
         @port = port
         @path = path
@@ -117,6 +119,7 @@ module Rackbench
           http.open_timeout = @timeout
           http.read_timeout = @timeout
           http.max_retries = 0
+          ProcessControl::HttpProbe.secure(http, @tls) if @tls
           http.start
         end
       end

@@ -14,6 +14,7 @@ require_relative "../sampling/unanswered"
 require_relative "../load/open_loop_sizing"
 require_relative "../workload/arena"
 require "uri"
+require_relative "../tls"
 
 module Rackbench
   class Runner
@@ -141,7 +142,8 @@ module Rackbench
         return nil unless path
 
         uri = URI(@url)
-        HealthCheck.new(host: uri.host, port: uri.port, path: path, timeout: @config[:health_timeout])
+        HealthCheck.new(host: uri.host, port: uri.port, path: path, timeout: @config[:health_timeout],
+                        tls: Tls.for_url(@url, @ctx.tls))
       end
 
       def drive(log)

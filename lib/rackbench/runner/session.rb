@@ -15,6 +15,7 @@ require_relative "steady_warmup"
 require_relative "../runtime/check"
 require_relative "pool_check"
 require_relative "../sampling/probe_files"
+require_relative "../tls"
 
 module Rackbench
   class Runner
@@ -23,8 +24,9 @@ module Rackbench
     # stop. Any SetupFailed is recorded in setups.jsonl with its reason and
     # log tail; the server is always stopped.
     class Session
-      # endpoint_failures: the run's EndpointFailures, shared by its sessions.
-      Context = Struct.new(:plan, :config, :store, :engine, :listener, :env, :progress, :app, :endpoint_failures,
+      # endpoint_failures: the run's EndpointFailures, shared by its sessions;
+      # tls: the run's certificate (Tls::Certificate) when it serves HTTPS (--tls).
+      Context = Struct.new(:plan, :config, :store, :engine, :listener, :env, :progress, :app, :endpoint_failures, :tls,
                            keyword_init: true) do
         # The same context with another engine and some settings changed
         # (a search's level: its own engine, duration or provisioning).
@@ -105,7 +107,7 @@ module Rackbench
 
         deadline = Clock.now + @config[:timeout] + @config[:duration]
         port = (@front || @instance).port
-        until ProcessControl::HttpProbe.get(bind, port, ready_path, timeout: [deadline - Clock.now, 0.5].max)
+        until ProcessControl::HttpProbe.get(bind, port, ready_path, timeout: [deadline - Clock.now, 0.5].max, tls: @ctx.tls)
           if Clock.now > deadline
             return @ctx.listener.warning("#{@setup.label}: still busy with queued requests after the trial; " \
                                          "the next trial may wait behind them (raise --timeout)")
@@ -167,7 +169,7 @@ module Rackbench
       def boot_front
         kind = Server::Front.fetch(@setup.front)
         front = kind.new(upstream_port: @instance.port, port: @config[:port] || Ports.free, dir: server_dir,
-                         host: bind, cpus: @config[:cpus]&.server)
+                         host: bind, cpus: @config[:cpus]&.server, **(@ctx.tls ? { tls: @ctx.tls } : {}))
         @front = front
         front.start
         @ctx.store.append_setup("setup" => @setup.label, "repetition" => @rep, "status" => "ok", "front" => @setup.front,
@@ -195,7 +197,7 @@ module Rackbench
                                                       ready_path: ready_path, boot_timeout: @config[:boot_timeout],
                                                       stop_timeout: @config[:stop_timeout],
                                                       host: @setup.front ? "127.0.0.1" : bind,
-                                                      cpus: @config[:cpus]&.server)
+                                                      cpus: @config[:cpus]&.server, tls: @setup.front ? nil : @ctx.tls)
         @instance = instance
         instance.start
         @runtime_state = @runtime_check.verify!(-> { instance.workers.map(&:pid) }, log_path: instance.log_path)
@@ -288,11 +290,11 @@ module Rackbench
         if @instance
           Verify.new(host: bind, port: (@front || @instance).port, server: @setup.server, arena: @ctx.app.arena?,
                      upstream_bytes: @config[:upstream_bytes], timeout: @config[:timeout],
-                     expect_status: @config[:expect_status], server_log: @instance.log_path)
+                     expect_status: @config[:expect_status], server_log: @instance.log_path, tls: @ctx.tls)
         else
           uri = URI(@config[:url])
           Verify.new(host: uri.host, port: uri.port, arena: false, timeout: @config[:timeout],
-                     expect_status: @config[:expect_status])
+                     expect_status: @config[:expect_status], tls: Tls.for_url(@config[:url]))
         end
       end
 

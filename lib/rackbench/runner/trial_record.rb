@@ -40,11 +40,16 @@ module Rackbench
           "error_artifacts" => classified["artifacts"], "verified" => !verification.nil?,
           "notes" => Errors.notes(verification, unanswered: unanswered.note),
           "command" => result.command, "log" => log
-        }.merge(throughput(result), open_loop(result), load_hosts(result), protocol(result))
+        }.merge(throughput(result), open_loop(result), load_hosts(result), protocol(result, verification))
       end
 
       # What the engine spoke, when it says (H2load: "h2c"); absent: HTTP/1.x.
-      def protocol(result)
+      # Over HTTPS (--tls) always said, with "tls": the version and cipher
+      # the verification's handshake agreed ({"version" => "TLSv1.3", ...}).
+      def protocol(result, verification = nil)
+        tls = verification&.tls
+        return { "protocol" => result.protocol || "http/1.1", "tls" => tls } if tls
+
         result.protocol ? { "protocol" => result.protocol } : {}
       end
 

@@ -42,14 +42,16 @@ module Rackbench
         end
       end
 
-      Outcome = Struct.new(:endpoint, :status, :content_type, :close_delimited, :connection_close, keyword_init: true) do
+      Outcome = Struct.new(:endpoint, :status, :content_type, :close_delimited, :connection_close, :tls, keyword_init: true) do
         def to_h
           super.transform_keys(&:to_s)
         end
       end
 
+      # tls: the run's certificate (--tls): every check goes over HTTPS and the server must present it.
       def initialize(host:, port:, server: nil, arena: true, upstream_bytes: nil, timeout: 30, expect_status: nil,
-                     server_log: nil)
+                     server_log: nil, tls: nil)
+        @tls = tls
         @host = host
         @port = port
         @server = server
@@ -64,8 +66,9 @@ module Rackbench
       def call(endpoint)
         res = nil
         ATTEMPTS.times do
-          res = ProcessControl::HttpProbe.get(@host, @port, RequestPath.encode(endpoint), timeout: @timeout)
+          res = ProcessControl::HttpProbe.get(@host, @port, RequestPath.encode(endpoint), timeout: @timeout, tls: @tls)
           raise failed(endpoint, "no response within #{@timeout} s") unless res
+          raise failed(endpoint, "the TLS handshake failed: #{res.handshake}") if res.handshake
           raise failed(endpoint, "the answer is not HTTP: it began #{res.invalid}") if res.invalid
           raise failed(endpoint, "status #{res.status}, but the body did not end: #{res.incomplete}", res.status) if res.incomplete
 
@@ -73,10 +76,15 @@ module Rackbench
           raise failed(endpoint, problem, res.status) if problem
         end
         Outcome.new(endpoint: endpoint, status: res.status, content_type: res.content_type,
-                    close_delimited: res.close_delimited?, connection_close: res.connection_close?)
+                    close_delimited: res.close_delimited?, connection_close: res.connection_close?, tls: tls_of(res))
       end
 
       private
+
+      # The handshake's version and cipher, and whose certificate it was.
+      def tls_of(res)
+        res.tls&.merge("certificate" => @tls&.cert_path ? "run" : "server")
+      end
 
       def check(endpoint, res)
         problem = Status.problem(res, expect: @expect, server_log: @server_log)

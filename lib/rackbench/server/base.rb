@@ -15,7 +15,9 @@ module Rackbench
     #   version                 "6.4.2" or nil when not installed
     #   available?              installed and runnable here
     #   argv(setup, app:, port:, dir:, host: "127.0.0.1")   the command line
-    #                              (an argument array); host: the address to listen on
+    #                              (an argument array); host: the address to listen on;
+    #                              a server that serves TLS also takes tls: (Tls::Certificate,
+    #                              --tls), in argv and files, given only when the run has it
     #   files(setup, port:, dir:)  {path => content} written before boot (configs;
     #                              a content starting with "#!" is written executable:
     #                              Passenger's --ruby wrapper)
@@ -52,6 +54,8 @@ module Rackbench
     #                           runtime (registered from that adapter's file); none: "on RUNTIME" refused
     #   protocols               what it serves over http:// ("http/1.1"; "h2c": HTTP/2 in cleartext
     #                           with prior knowledge, which --engine h2load needs: Config refuses others)
+    #   no_tls                  why it cannot serve HTTPS with the run's certificate (--tls: Config
+    #                           refuses the setup with it); nil: it can, and argv takes tls:
     #
     # Adapters only describe a server; ProcessControl::ServerInstance boots and stops it.
     # Built with the app under test: a user's app with a Gemfile runs the
@@ -81,6 +85,7 @@ module Rackbench
         def setup_words = []
         def check_words!(_text, workers:, threads:, options:) = nil
         def protocols = %w[http/1.1]
+        def no_tls = "rackbench does not configure TLS for #{key}"
 
         # An adapter that runs another adapter's server on another runtime
         # (PumaJruby: Puma "on jruby") registers itself under that runtime.
@@ -124,7 +129,7 @@ module Rackbench
         !version.nil?
       end
 
-      def files(_setup, port:, dir:)
+      def files(_setup, port:, dir:, tls: nil)
         {}
       end
 

@@ -7,7 +7,8 @@ module Rackbench
   module Server
     # The proxies a setup can put in front of its server ("... behind
     # nginx", "... behind thruster"). Each answers the same few calls:
-    # .available?, .version, NOT_FOUND (the line when it is missing), and
+    # .available?, .version, NOT_FOUND (the line when it is missing), .no_tls
+    # (why it cannot serve --tls; nil: it can, and new takes tls:), and
     # new(upstream_port:, port:, dir:, host:, cpus:) with start, stop,
     # alive?, processes (sampled as "proxy"), port, url, config (stored
     # with the boot) and child.

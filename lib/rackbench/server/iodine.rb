@@ -22,10 +22,13 @@ module Rackbench
       # Requests beyond its threads wait in its own queue, not the kernel's (Stats::Verdict).
       def self.queues_inside? = true
       def self.footprint_label = "iodine x2:1"
+      def self.no_tls = nil
       def self.deploy_command(setup) = "bundle exec iodine -w #{setup.workers} -t #{setup.threads} -p $PORT"
 
-      def argv(setup, app:, port:, dir:, host: "127.0.0.1")
-        [*launch(setup), "-b", host, "-p", port.to_s, "-w", setup.workers.to_s, "-t", setup.threads.to_s, app]
+      # tls: its own TLS (OpenSSL, built in when the gem compiled against it) with the run's files.
+      def argv(setup, app:, port:, dir:, host: "127.0.0.1", tls: nil)
+        tls_args = tls ? ["-tls-cert", tls.cert_path, "-tls-key", tls.key_path] : []
+        [*launch(setup), "-b", host, "-p", port.to_s, "-w", setup.workers.to_s, "-t", setup.threads.to_s, *tls_args, app]
       end
 
       def single_process?(setup)

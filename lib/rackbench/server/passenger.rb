@@ -28,6 +28,7 @@ module Rackbench
       register order: 4
 
       def self.default_label(cores) = "passenger x#{cores}"
+      def self.no_tls = "the builtin engine of Passenger Standalone, which rackbench runs, serves no TLS (its nginx engine does)"
       def self.deploy_command(_setup) = "passenger start   (reads Passengerfile.json)"
 
       # JSON has no comments: the evidence is in recommendation.json beside it.

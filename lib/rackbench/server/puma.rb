@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "securerandom"
+require "uri"
 require_relative "base"
 require_relative "puma_knobs"
 
@@ -35,6 +36,7 @@ module Rackbench
       def self.default_label(cores) = "puma x#{cores}:5"
       def self.footprint_label = "puma x2:1"
       def self.deploy_command(_setup) = "bundle exec puma -C config/puma.rb"
+      def self.no_tls = nil
       def self.setup_word(word) = PumaKnobs.word(word)
       def self.setup_words = PumaKnobs::WORDS
       def self.check_words!(text, options:, **) = PumaKnobs.check!(text, options)
@@ -66,8 +68,10 @@ module Rackbench
         at_least?(STATS_FROM)
       end
 
-      def argv(setup, app:, port:, dir:, host: "127.0.0.1")
-        cmd = [*launch(setup), *config_args(setup, dir), "-e", "production", "-b", "tcp://#{host}:#{port}",
+      # tls: an ssl:// bind with the run's key and certificate (clients' certificates not asked for).
+      def argv(setup, app:, port:, dir:, host: "127.0.0.1", tls: nil)
+        bind = tls ? "ssl://#{host}:#{port}?#{URI.encode_www_form(key: tls.key_path, cert: tls.cert_path, verify_mode: 'none')}" : "tcp://#{host}:#{port}"
+        cmd = [*launch(setup), *config_args(setup, dir), "-e", "production", "-b", bind,
                "-t", "#{setup.threads}:#{setup.threads}", "--pidfile", File.join(dir, "puma.pid"),
                "--tag", "rackbench"]
         cmd += ["-w", setup.workers.to_s] unless single_process?(setup) || setup.option("auto") # auto: the file's workers :auto
@@ -75,7 +79,7 @@ module Rackbench
         cmd << app
       end
 
-      def files(setup, port:, dir:)
+      def files(setup, port:, dir:, tls: nil)
         lines = []
         lines += stats_config if stats?
         lines += ["# rackbench: \"nopreload\" (Puma >= 7 preloads clusters by default)", "preload_app! false"] if preload_off_by_file?(setup)

@@ -15,6 +15,7 @@ module Rackbench
       register_runtime "jruby", of: Puma
 
       def self.one_process? = true # JRuby cannot fork: no cluster mode
+      def self.no_tls = "Puma on JRuby takes its certificate from a Java keystore, which rackbench does not make"
       def initialize(app: nil, runtime: Runtime::Jruby.default)
         super(app: app)
         @runtime = runtime

@@ -15,6 +15,7 @@ module Rackbench
       def self.default_label(_cores) = "thin"
       def self.footprint_label = "thin"
       def self.deploy_command(_setup) = "bundle exec thin -C config/thin.yml start"
+      def self.no_tls = nil
 
       def self.deploy_files(_setup, comment)
         { "config/thin.yml" => <<~YAML }
@@ -32,9 +33,12 @@ module Rackbench
         "QUIT"
       end
 
-      def argv(setup, app:, port:, dir:, host: "127.0.0.1")
-        [*launch(setup), "start", "-e", "production", "-a", host, "-p", port.to_s, "-R", app,
-         "--pid", File.join(dir, "thin.pid"), "--tag", "rackbench"]
+      # tls: EventMachine's TLS with the run's key and certificate.
+      def argv(setup, app:, port:, dir:, host: "127.0.0.1", tls: nil)
+        cmd = [*launch(setup), "start", "-e", "production", "-a", host, "-p", port.to_s, "-R", app,
+               "--pid", File.join(dir, "thin.pid"), "--tag", "rackbench"]
+        cmd += ["--ssl", "--ssl-key-file", tls.key_path, "--ssl-cert-file", tls.cert_path] if tls
+        cmd
       end
 
       def single_process?(_setup)

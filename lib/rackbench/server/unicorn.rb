@@ -15,6 +15,7 @@ module Rackbench
       register order: 2
 
       def self.default_label(cores) = "unicorn x#{cores}"
+      def self.no_tls = "#{key.capitalize} serves no TLS (it is made to sit behind a proxy)"
       def self.deploy_command(_setup) = "bundle exec #{key} -c config/#{key}.rb"
 
       def self.deploy_files(setup, comment)

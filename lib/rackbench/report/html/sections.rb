@@ -3,6 +3,8 @@
 require_relative "escape"
 require_relative "cell_table"
 require_relative "../number_format"
+require_relative "../quiet_notes"
+require_relative "../protocol_note"
 require_relative "../../stats/decision"
 require_relative "../../search/slo"
 
@@ -99,6 +101,7 @@ module Rackbench
         # correction as a muted note (an artifact, not an alarm).
         def trust_items
           items = QuietNotes.lines(@data.trials).grep(/\A~/).map { |l| "<li class=\"foreign\">#{h(l)}</li>" }
+          ProtocolNote.line(@data.trials)&.then { |l| items << "<li class=\"protocol\">#{h(l)}</li>" }
           # A search (capacity, tune) measures past its knees on purpose:
           # only the levels it answers with matter, and its answer marks them.
           return items if @capacity

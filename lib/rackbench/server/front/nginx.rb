@@ -18,13 +18,17 @@ module Rackbench
       # nginx runs with a generated config from a directory of the run (no
       # system files touched), listens on 127.0.0.1 (or --bind's address) and
       # proxies over HTTP/1.1 with upstream keep-alive. Graceful stop: QUIT.
+      # With --tls nginx terminates TLS with the run's certificate (HTTP/1.1
+      # to the client, TLS 1.2 and 1.3) and the upstream stays plain HTTP, as
+      # a deployment's proxy does: any server can be measured so.
       class Nginx
         # Debian's nginx; RACKBENCH_NGINX names another binary.
         BINARY = ENV.fetch("RACKBENCH_NGINX") { File.executable?("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx" }
 
         attr_reader :port, :child
 
-        def initialize(upstream_port:, port:, dir:, workers: 1, binary: BINARY, host: "127.0.0.1", cpus: nil)
+        def initialize(upstream_port:, port:, dir:, workers: 1, binary: BINARY, host: "127.0.0.1", cpus: nil, tls: nil)
+          @tls = tls
           @cpus = cpus # --cpus: nginx runs on the server's set
           @host = host # the address nginx listens on (--bind); the upstream stays on 127.0.0.1
           @upstream_port = upstream_port
@@ -35,6 +39,8 @@ module Rackbench
         end
 
         NOT_FOUND = "nginx not found (needed by \"behind nginx\" setups): run bin/setup (or apt-get install nginx-light)"
+
+        def self.no_tls = nil
 
         def self.available?
           !version.nil?
@@ -48,7 +54,7 @@ module Rackbench
         end
 
         def url(path = "/")
-          "http://#{@host}:#{@port}#{path}"
+          "#{@tls ? 'https' : 'http'}://#{@host}:#{@port}#{path}"
         end
 
         def config_path
@@ -105,7 +111,7 @@ module Rackbench
               scgi_temp_path #{quote("#{@dir}/tmp/scgi")};
               upstream app { server 127.0.0.1:#{@upstream_port}; keepalive 64; }
               server {
-                listen #{@host}:#{@port} backlog=1024;
+                listen #{@host}:#{@port}#{@tls ? ' ssl' : ''} backlog=1024;#{tls_lines}
                 location / {
                   proxy_pass http://app;
                   proxy_http_version 1.1;
@@ -121,8 +127,15 @@ module Rackbench
 
         private
 
+        def tls_lines
+          return "" unless @tls
+
+          "\n    ssl_certificate #{quote(@tls.cert_path)};\n    ssl_certificate_key #{quote(@tls.key_path)};" \
+            "\n    ssl_protocols TLSv1.2 TLSv1.3;"
+        end
+
         def wait_ready(deadline)
-          until ProcessControl::HttpProbe.get(@host, @port, "/health", on_silence: :silent) &&
+          until ProcessControl::HttpProbe.get(@host, @port, "/health", on_silence: :silent, tls: @tls) &&
                 Sampling::Sockets.ports_of(processes.map(&:pid)).include?(@port)
             raise failed(exit_reason) unless @child.alive?
             raise failed("did not answer on port #{@port}") if Clock.now > deadline

@@ -48,6 +48,9 @@ module Rackbench
           (path = binary) && File.executable?(path) ? true : false
         end
 
+        def self.no_tls = "Thruster serves TLS only with a certificate it obtains from Let's Encrypt for a public " \
+                          "domain (TLS_DOMAIN), which a benchmark on 127.0.0.1 cannot have"
+
         NOT_FOUND = "thruster not found (needed by \"behind thruster\" setups): run bin/setup (it is in rackbench's Gemfile)"
 
         attr_reader :port, :child

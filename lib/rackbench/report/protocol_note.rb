@@ -1,0 +1,26 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Report
+    # What the trials were served over, when it is not plain HTTP/1.1: the
+    # TLS the verification's handshake agreed (--tls; the trial's "tls") and
+    # the protocol the engine spoke (h2load's "h2c"). One line, for the
+    # terminal table, Markdown and HTML alike; nil for plain HTTP/1.1.
+    module ProtocolNote
+      module_function
+
+      def line(trials)
+        tls = trials.filter_map { |t| t["tls"] }.uniq
+        spoken = trials.filter_map { |t| t["protocol"] }.uniq
+        return nil if tls.empty? && (spoken - ["http/1.1"]).empty?
+
+        return "Served over #{spoken.join(' and ')} in cleartext (prior knowledge, no TLS)." if tls.empty?
+
+        agreed = tls.map { |t| [t["version"], t["cipher"]].compact.join(" ") }.uniq.join("; ")
+        whose = tls.all? { |t| t["certificate"] == "server" } ? "the server's own certificate (not checked)" : "a certificate made for this run"
+        behind = trials.any? { |t| t["setup"].to_s.include?(" behind nginx") } ? "; behind nginx, nginx ends TLS and the server gets plain HTTP" : ""
+        "Served over HTTPS (#{spoken.join(', ')} over #{agreed}) with #{whose}#{behind}."
+      end
+    end
+  end
+end

@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+# --tls on real servers: every server that serves TLS of its own, and one
+# that does not behind nginx, answer wrk over HTTPS with the run's
+# certificate, which the verification's handshake checks; nothing is
+# written outside the run directory (Falcon's localhost gem store included).
+class TlsRunTest < Minitest::Test
+  SETUPS = ["puma x2:2", "thin", "falcon x2", "itsi x2:2", "iodine x2:2", "agoo x2:2", "unicorn x2 behind nginx"].freeze
+
+  def localhost_store
+    File.expand_path("localhost.rb", ENV.fetch("XDG_STATE_HOME", "~/.local/state"))
+  end
+
+  def test_every_tls_server_and_nginx_in_front_serve_https_with_the_run_certificate
+    require_tool!("wrk")
+    require_tool!("nginx", system("nginx -v", err: File::NULL))
+    store_before = Dir.exist?(localhost_store) ? Dir.children(localhost_store).sort : nil
+    dir = File.join(tmpdir, "run")
+    status, out, err = run_cli("run", "--tls", *SETUPS.flat_map { |s| ["-s", s] }, "-e", "/hello", "-c", "2", "-d", "1",
+                               "--warmup", "0", "-o", dir)
+    assert_equal 0, status, err
+    trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+    assert_equal SETUPS.sort, trials.map { |t| t["setup"] }.sort
+    trials.each do |t|
+      assert_match(/\ATLSv1\.[23]\z/, t.dig("tls", "version"), t["setup"])
+      assert_equal ["run", "http/1.1", 0], [t.dig("tls", "certificate"), t["protocol"], t["error_total"]], t["setup"]
+      assert_match(%r{"https://127\.0\.0\.1:\d+/hello"}, t["command"].to_s, "#{t['setup']}: wrk loaded https://")
+      assert_operator t["requests"], :>, 20, t["setup"]
+    end
+    assert File.exist?(File.join(dir, "tls", "cert.pem"))
+    falcon = File.join(dir, "logs", "falcon_x2-r1", "tls-state", "localhost.rb", "localhost.crt")
+    assert_equal File.read(File.join(dir, "tls", "cert.pem")), File.read(falcon), "Falcon's store holds the run's certificate"
+    store_after = Dir.exist?(localhost_store) ? Dir.children(localhost_store).sort : nil
+    assert(store_before == store_after, "nothing written to the localhost gem's store in the home directory: #{store_after.inspect}")
+    assert_match(/^Served over HTTPS \(http\/1\.1 over TLSv1\.3 \S+\) with a certificate made for this run; behind nginx, nginx ends TLS/, out)
+  end
+end
