@@ -148,7 +148,8 @@ class FaultInputTest < Minitest::Test
     # Issue 28: --tls with a setup that cannot serve it, or with h2load.
     "tls on unicorn" => [["run", "--tls", "-s", "unicorn x2"], /--tls: unicorn x2: Unicorn serves no TLS .*-s "unicorn x2 behind nginx"/],
     "tls behind thruster" => [["run", "--tls", "-s", "puma x2:5 behind thruster"], /Thruster serves TLS only with a certificate it obtains from Let's Encrypt/],
-    "tls with h2load" => [["run", "--tls", "--engine", "h2load", "-s", "itsi x2:2"], /--tls with --engine h2load \(HTTP\/2 over TLS\) is not built/]
+    "h2 over tls on puma" => [["run", "--tls", "--engine", "h2load", "-s", "puma x2:2"],
+                              /--engine h2load speaks HTTP\/2 over TLS \(h2, negotiated by ALPN\), which puma x2:2 cannot serve: only falcon, itsi/]
   }.freeze
 
   CASES.each do |name, (argv, message)|

@@ -35,6 +35,24 @@ class TlsRunTest < Minitest::Test
     assert_equal File.read(File.join(dir, "tls", "cert.pem")), File.read(falcon), "Falcon's store holds the run's certificate"
     store_after = Dir.exist?(localhost_store) ? Dir.children(localhost_store).sort : nil
     assert(store_before == store_after, "nothing written to the localhost gem's store in the home directory: #{store_after.inspect}")
-    assert_match(/^Served over HTTPS \(http\/1\.1 over TLSv1\.3 \S+\) with a certificate made for this run; behind nginx, nginx ends TLS/, out)
+    assert_match(/^Served over HTTPS \(http\/1\.1 over TLSv1\.3, as the verification's handshake agreed\) with a certificate made for this run; behind nginx, nginx ends TLS/, out)
+  end
+
+  # HTTP/2 over TLS: h2load offers h2 by ALPN; Falcon and Itsi take it.
+  def test_h2load_over_tls_speaks_h2_to_falcon_and_itsi
+    require_tool!("h2load")
+    dir = File.join(tmpdir, "run")
+    status, out, err = run_cli("run", "--tls", "--engine", "h2load", "-s", "itsi x2:2", "-s", "falcon x2", "-e", "/hello",
+                               "-c", "4", "-d", "1", "--warmup", "0", "-o", dir)
+    assert_equal 0, status, err
+    trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+    assert_equal ["falcon x2", "itsi x2:2"], trials.map { |t| t["setup"] }.sort
+    trials.each do |t|
+      assert_equal ["h2", "load engine", "run"], [t["protocol"], t.dig("tls", "from"), t.dig("tls", "certificate")], t["setup"]
+      assert_match(/\ATLSv1\.3\z/, t.dig("tls", "version"))
+      assert_includes t["command"], "https://127.0.0.1:#{t['command'].last[/:(\d+)\//, 1]}/hello"
+      assert_operator t["requests"], :>, 20, t["setup"]
+    end
+    assert_match(/^Served over HTTPS \(h2 over TLSv1\.3 TLS_\w+\) with a certificate made for this run\.$/, out)
   end
 end

@@ -72,11 +72,14 @@ class TlsTest < Minitest::Test
     assert_nil Rackbench::Report::ProtocolNote.line([trial("puma x2:5")])
     assert_equal "Served over h2c in cleartext (prior knowledge, no TLS).",
                  Rackbench::Report::ProtocolNote.line([trial("itsi x2:5", protocol: "h2c")])
-    tls = { "version" => "TLSv1.3", "cipher" => "TLS_AES_256_GCM_SHA384", "certificate" => "run" }
-    assert_equal "Served over HTTPS (http/1.1 over TLSv1.3 TLS_AES_256_GCM_SHA384) with a certificate made for this run; " \
+    tls = { "version" => "TLSv1.3", "cipher" => "TLS_AES_256_GCM_SHA384", "certificate" => "run", "from" => "verification" }
+    assert_equal "Served over HTTPS (http/1.1 over TLSv1.3, as the verification's handshake agreed) with a certificate made for this run; " \
                  "behind nginx, nginx ends TLS and the server gets plain HTTP.",
                  Rackbench::Report::ProtocolNote.line([trial("puma x2:5", tls: tls, protocol: "http/1.1"),
                                                        trial("unicorn x2 behind nginx", tls: tls, protocol: "http/1.1")])
+    h2 = tls.merge("cipher" => "TLS_AES_128_GCM_SHA256", "from" => "load engine")
+    assert_equal "Served over HTTPS (h2 over TLSv1.3 TLS_AES_128_GCM_SHA256) with a certificate made for this run.",
+                 Rackbench::Report::ProtocolNote.line([trial("itsi x2:5", tls: h2, protocol: "h2")])
     theirs = tls.merge("certificate" => "server")
     assert_match(/with the server's own certificate \(not checked\)\.\z/,
                  Rackbench::Report::ProtocolNote.line([trial("https://127.0.0.1:9", tls: theirs, protocol: "http/1.1")]))

@@ -13,7 +13,10 @@ module Rackbench
     # Drives h2load (Debian's nghttp2-client, 1.52) over HTTP/2 in cleartext
     # with prior knowledge (h2c): an http:// URL, never --h1, so only a
     # server that serves h2c answers (Server::Base.protocols; Config refuses
-    # the others before anything boots).
+    # the others before anything boots). With --tls the URL is https:// and
+    # h2load offers h2 by ALPN (a server that answers with HTTP/1.1 instead
+    # is an error, H2loadOutput); the TLS handshake of each connection
+    # happens once, inside the -D window.
     #
     # Mapping of rackbench's --concurrency C (requests in flight, the level
     # every engine and Little's law in the verdicts read): -c C/S connections

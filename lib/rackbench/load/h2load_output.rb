@@ -40,6 +40,7 @@ module Rackbench
     #   min/max/mean/sd, rounded, from a reservoir of at most 1,000,000) is
     #   read by #summary only, to check the log against it.
     # - protocol: "Application protocol:", what h2load spoke (h2c for http://).
+    # - tls: over https://, "TLS Protocol:" and "Cipher:", what its connections agreed.
     module H2loadOutput
       FINISHED = %r{^finished in (\S+), (\d+\.\d+) req/s}.freeze
       REQUESTS = /^requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout$/.freeze
@@ -47,6 +48,8 @@ module Rackbench
       TRAFFIC = /^traffic: \S+ \((\d+)\) total/.freeze
       TIME_FOR_REQUEST = /^time for request:\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s/.freeze
       PROTOCOL = /^Application protocol: (\S+)$/.freeze
+      TLS_VERSION = /^TLS Protocol: (\S+)$/.freeze
+      CIPHER = /^Cipher: (\S+)$/.freeze
       COUNTS = %w[total started done succeeded failed errored timeout].freeze
       PERCENTILES = { "p50" => 50r, "p75" => 75r, "p90" => 90r, "p99" => 99r, "p99.9" => 999/10r }.freeze
       UNITS_MS = { "us" => 0.001, "ms" => 1.0, "s" => 1000.0 }.freeze
@@ -59,6 +62,7 @@ module Rackbench
         s = summary(text)
         c = s[:requests]
         connected!(s, url)
+        negotiated!(s, url)
         responses = c["succeeded"] + c["failed"] - c["errored"]
         answered!(s, responses, duration_s, url)
         rate!(s, responses, duration_s)
@@ -66,12 +70,17 @@ module Rackbench
                    errors: { "connect" => 0, "read" => [c["errored"] - c["timeout"], 0].max, "write" => 0,
                              "timeout" => c["timeout"], "status" => c["failed"] - c["errored"] },
                    latency_ms: latency(log, responses, c["done"]), loop: "closed", command: command,
-                   protocol: s[:protocol])
+                   protocol: s[:protocol], tls: tls(text))
       end
 
       # h2load's own figures, as printed: {requests: {"total" => .., ...},
       # status: {"2xx" => ..}, bytes:, rps:, finished_s:, request_ms:
       # {"min", "max", "mean", "sd"}, protocol:}.
+      def tls(text)
+        version = text[TLS_VERSION, 1] or return nil
+        { "version" => version, "cipher" => text[CIPHER, 1] }.compact
+      end
+
       def summary(text)
         text = text.to_s
         counts = line(text, REQUESTS, "requests:").map(&:to_i)
@@ -98,6 +107,15 @@ module Rackbench
         return if s[:requests]["started"].positive? || s[:protocol]
 
         raise Error, "h2load could not connect to #{url || 'the server'}: is the server listening?"
+      end
+
+      # Over https:// h2load offers h2 by ALPN and falls back to HTTP/1.1
+      # when the server does not take it: measured so, it would not be HTTP/2.
+      def negotiated!(s, url)
+        return unless url.to_s.start_with?("https://") && s[:protocol] && s[:protocol] != "h2"
+
+        raise Error, "h2load negotiated #{s[:protocol]}, not h2, with #{url}: the server offers no HTTP/2 over " \
+                     "TLS (ALPN); use --engine wrk for HTTP/1.1 over TLS"
       end
 
       # Requests sent and bytes back, but no complete response: the server
@@ -158,7 +176,7 @@ module Rackbench
         value.to_f * UNITS_MS.fetch(unit)
       end
 
-      private_class_method :connected!, :answered!, :rate!, :latency, :figures, :line, :ms
+      private_class_method :connected!, :negotiated!, :answered!, :rate!, :latency, :figures, :line, :ms
     end
   end
 end

@@ -16,6 +16,8 @@ module Rackbench
     # protocol: what the engine spoke when it says ("h2c": HTTP/2 in
     #   cleartext with prior knowledge, H2load); nil: HTTP/1.x, as each
     #   engine's own comment states (wrk and siege 1.1, ab 1.0).
+    # tls: the TLS the engine itself agreed, when it says ({"version",
+    #   "cipher"}: h2load over https://); nil: not said (wrk says nothing).
     #
     # Open loop only (nil for closed-loop engines):
     #   service_ms        the same keys, measured from the actual send time
@@ -54,7 +56,7 @@ module Rackbench
     Result = Struct.new(:engine, :requests, :duration_s, :bytes, :errors, :latency_ms, :loop, :command,
                         :service_ms, :target_rate, :achieved_rate, :connections, :planned, :in_flight, :unsent,
                         :schedule_slip_ms, :valid, :invalid_reason, :window, :hosts, :unanswered_ms, :protocol,
-                        keyword_init: true) do
+                        :tls, keyword_init: true) do
       def rps
         duration_s.positive? ? requests / duration_s : 0.0
       end

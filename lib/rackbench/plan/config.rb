@@ -265,15 +265,18 @@ module Rackbench
     # needs setups whose server serves it (Server::Base.protocols) with
     # nothing in front (nginx here serves HTTP/1.1). A --url server is the
     # user's to know; h2load itself then says when it got no HTTP/2 answer.
+    # With --tls it speaks h2 (offered by the server's ALPN) instead.
     def check_protocol(cfg)
       protocol = Load.protocol(cfg[:engine])
       return if protocol == "http/1.1" || cfg[:url]
 
+      protocol = "h2" if cfg[:tls] && protocol == "h2c"
       cannot = cfg[:setups].reject { |s| s.front.nil? && Server::ADAPTERS[s.server]&.protocols&.include?(protocol) }
       return if cannot.empty?
 
       able = Server::ADAPTERS.values.select { |klass| klass.protocols.include?(protocol) }
-      raise UsageError, "--engine #{cfg[:engine]} speaks HTTP/2 in cleartext (#{protocol}, prior knowledge), which " \
+      how = protocol == "h2" ? "HTTP/2 over TLS (h2, negotiated by ALPN)" : "HTTP/2 in cleartext (#{protocol}, prior knowledge)"
+      raise UsageError, "--engine #{cfg[:engine]} speaks #{how}, which " \
                         "#{cannot.map(&:label).join(' and ')} cannot serve: only #{able.map(&:key).join(', ')} " \
                         "serve#{'s' if able.size == 1} #{protocol} here#{' with nothing in front' if cannot.any?(&:front)}; " \
                         "give #{able.map { |k| "-s \"#{k.default_label(2) || k.footprint_label}\"" }.join(' or ')}, " \
@@ -291,10 +294,6 @@ module Rackbench
         raise UsageError, "--tls makes the servers rackbench boots serve HTTPS; the server at --url is your own: " \
                           "drop --tls and give its https:// URL"
       end
-      unless Load.protocol(cfg[:engine]) == "http/1.1"
-        raise UsageError, "--tls with --engine #{cfg[:engine]} (HTTP/2 over TLS) is not built: drop --tls to measure h2c, or use --engine wrk"
-      end
-
       refused = cfg[:setups].filter_map do |s|
         why = no_tls(s) or next
         nginx = "#{s.label.sub(/ behind \w+\z/, '')} behind nginx"

@@ -16,10 +16,18 @@ module Rackbench
 
         return "Served over #{spoken.join(' and ')} in cleartext (prior knowledge, no TLS)." if tls.empty?
 
-        agreed = tls.map { |t| [t["version"], t["cipher"]].compact.join(" ") }.uniq.join("; ")
+        agreed = tls.map { |t| agreed(t) }.uniq.join("; ")
         whose = tls.all? { |t| t["certificate"] == "server" } ? "the server's own certificate (not checked)" : "a certificate made for this run"
         behind = trials.any? { |t| t["setup"].to_s.include?(" behind nginx") } ? "; behind nginx, nginx ends TLS and the server gets plain HTTP" : ""
         "Served over HTTPS (#{spoken.join(', ')} over #{agreed}) with #{whose}#{behind}."
+      end
+
+      # What the load engine agreed (h2load says), or what the verification's
+      # handshake did (wrk does not say): the cipher then is not the load's.
+      def agreed(tls)
+        return [tls["version"], tls["cipher"]].compact.join(" ") if tls["from"] == "load engine"
+
+        "#{tls['version']}, as the verification's handshake agreed"
       end
     end
   end

@@ -45,12 +45,14 @@ module Rackbench
 
       # What the engine spoke, when it says (H2load: "h2c"); absent: HTTP/1.x.
       # Over HTTPS (--tls) always said, with "tls": the version and cipher
-      # the verification's handshake agreed ({"version" => "TLSv1.3", ...}).
+      # the load engine agreed when it says (h2load), else those of the
+      # verification's handshake ("from" names which), and whose certificate.
       def protocol(result, verification = nil)
         tls = verification&.tls
-        return { "protocol" => result.protocol || "http/1.1", "tls" => tls } if tls
+        return result.protocol ? { "protocol" => result.protocol } : {} unless tls
 
-        result.protocol ? { "protocol" => result.protocol } : {}
+        agreed = result.tls&.merge("from" => "load engine") || { "from" => "verification" }
+        { "protocol" => result.protocol || "http/1.1", "tls" => tls.merge(agreed) }
       end
 
       # Whether the server serves many requests per process at once on fibers

@@ -52,8 +52,9 @@ module Rackbench
     #   check_words!(text, workers:, threads:, options:)  refuses a combination (UsageError)
     #   runtime_adapters        {"jruby" => PumaJruby}: the adapter that runs it on another
     #                           runtime (registered from that adapter's file); none: "on RUNTIME" refused
-    #   protocols               what it serves over http:// ("http/1.1"; "h2c": HTTP/2 in cleartext
-    #                           with prior knowledge, which --engine h2load needs: Config refuses others)
+    #   protocols               what it serves: "http/1.1"; "h2c": HTTP/2 in cleartext with prior
+    #                           knowledge, which --engine h2load needs; "h2": HTTP/2 offered by ALPN
+    #                           over TLS, which --engine h2load --tls needs (Config refuses others)
     #   no_tls                  why it cannot serve HTTPS with the run's certificate (--tls: Config
     #                           refuses the setup with it); nil: it can, and argv takes tls:
     #

@@ -31,8 +31,9 @@ module Rackbench
       # Many requests per process on fibers: no thread slots to be busy (Stats::Verdict).
       def self.fibers?(_setup = nil) = true
       # Its http:// endpoint also serves HTTP/2 to a client that opens with
-      # the HTTP/2 preface (h2c, prior knowledge): --engine h2load.
-      def self.protocols = %w[http/1.1 h2c]
+      # the HTTP/2 preface (h2c, prior knowledge), its https:// one offers h2
+      # by ALPN: --engine h2load, with --tls for h2.
+      def self.protocols = %w[http/1.1 h2c h2]
       # Many requests per process on fibers: a tune probe keeps this many in
       # flight per process (Puma's largest thread count).
       def self.in_flight_per_process = 16

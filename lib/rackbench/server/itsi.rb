@@ -36,8 +36,9 @@ module Rackbench
       def self.fibers?(setup = nil) = setup&.option("fibers") == true
       def self.setup_word(word) = word == "fibers" ? { "fibers" => true } : nil
       def self.setup_words = %w[fibers]
-      # Its http:// endpoint serves HTTP/2 to a client that opens with the preface (checked with h2load).
-      def self.protocols = %w[http/1.1 h2c]
+      # Its http:// endpoint serves HTTP/2 to a client that opens with the
+      # preface (h2c), its https:// one offers h2 by ALPN (both checked with h2load).
+      def self.protocols = %w[http/1.1 h2c h2]
       def self.footprint_label = "itsi x2:1"
       def self.deploy_command(_setup) = "bundle exec itsi -C Itsi.rb"
 

@@ -14,10 +14,9 @@ class H2loadOutputTest < Minitest::Test
   NO_ERRORS = { "connect" => 0, "read" => 0, "write" => 0, "timeout" => 0, "status" => 0 }.freeze
   LATENCY_KEYS = %w[min mean stdev max p50 p75 p90 p99 p99.9].freeze
 
-  def parse(name, duration_s: 1.0)
+  def parse(name, duration_s: 1.0, url: "http://127.0.0.1:39601/")
     log = File.exist?(File.join(FIXTURES, "#{name}.tsv")) ? fixture("#{name}.tsv") : ""
-    H2loadOutput.parse(fixture("#{name}.txt"), log, duration_s: duration_s, command: %w[h2load -c 8],
-                                                    url: "http://127.0.0.1:39601/")
+    H2loadOutput.parse(fixture("#{name}.txt"), log, duration_s: duration_s, command: %w[h2load -c 8], url: url)
   end
 
   def test_healthy_run_counts_complete_responses_over_the_window
@@ -37,8 +36,8 @@ class H2loadOutputTest < Minitest::Test
   # to 10 µs, or truncated to 1 µs below a millisecond), on every fixture
   # with responses.
   def test_latency_from_the_log_agrees_with_h2loads_own_line
-    %w[ok pause status_404 multiplexed].each do |name|
-      latency = parse(name).latency_ms
+    %w[ok pause status_404 multiplexed tls_h2].each do |name|
+      latency = parse(name, url: name.start_with?("tls") ? "https://127.0.0.1:39605/hello" : "http://127.0.0.1:39601/").latency_ms
       own = H2loadOutput.summary(fixture("#{name}.txt"))[:request_ms]
       assert_equal LATENCY_KEYS.sort, latency.keys.sort
       assert(latency.values.all?(Float), "#{name}: #{latency}")
@@ -74,6 +73,19 @@ class H2loadOutputTest < Minitest::Test
     result = parse("multiplexed")
     assert_equal 3815, result.requests
     assert_equal NO_ERRORS, result.errors
+  end
+
+  # --tls: h2 offered by ALPN; what h2load's connections agreed is kept.
+  def test_h2_over_tls_keeps_what_the_connections_agreed
+    r = parse("tls_h2", url: "https://127.0.0.1:39605/hello")
+    assert_equal ["h2", 9413, { "version" => "TLSv1.3", "cipher" => "TLS_AES_128_GCM_SHA256" }], [r.protocol, r.requests, r.tls]
+    assert_nil parse("ok").tls, "no TLS over http://"
+  end
+
+  # A server that offers no h2 by ALPN: h2load falls back to HTTP/1.1, which is not what --engine h2load measures.
+  def test_a_tls_server_without_h2_is_named
+    e = assert_raises(Rackbench::Error) { parse("tls_http1", url: "https://127.0.0.1:39606/hello") }
+    assert_match(%r{h2load negotiated http/1\.1, not h2, with https://127\.0\.0\.1:39606/hello: the server offers no HTTP/2 over TLS}, e.message)
   end
 
   def test_a_server_that_answers_in_http1_is_named
