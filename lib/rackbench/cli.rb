@@ -107,7 +107,7 @@ module Rackbench
         #{lines.join("\n")}
 
         rackbench COMMAND --help shows a command's options.
-        Quick start: rackbench run   (a quick benchmark of every installed server on the built-in app)
+        Quick start: rackbench run   (a quick benchmark of six servers on the built-in app)
       TEXT
     end
   end

@@ -39,8 +39,9 @@ class ReadmeCommandsTest < Minitest::Test
     assert_equal ["bin/setup && bundle exec exe/rackbench run", "bin/setup && bundle exec rake test"], block
   end
 
-  # README line 1: the default benchmark, every installed server (Falcon and
-  # Pitchfork too), no --out.
+  # README line 1: the default benchmark, every installed server of the
+  # default plan (Falcon and Pitchfork too; Itsi, Iodine and Agoo are
+  # opt-in: --help says so), no --out.
   def test_the_default_run_measures_every_installed_server
     servers = @shell.run("servers")
     assert_equal 0, servers.status, servers.stderr

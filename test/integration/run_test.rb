@@ -71,7 +71,7 @@ class RunIntegrationTest < Minitest::Test
   end
 end
 
-# With no setups, every installed server runs, scaled to the cores: Falcon
+# With no setups, every installed server of the default plan runs, scaled to the cores: Falcon
 # and Pitchfork too.
 class DefaultSetupsIntegrationTest < Minitest::Test
   def test_every_installed_server_runs_on_the_arena_app

@@ -40,7 +40,7 @@ module Rackbench
       declare :setups, "-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"; ' \
                                                "servers' own words: #{SERVER_WORDS.join(', ')}; a proxy in front: " \
                                                "#{Server::Front.names.map { |n| "behind #{n}" }.join(', ')} (README: Setups)",
-              many: true, rule: "every installed server scaled to this machine's cores"
+              many: true, rule: "each installed server of the default plan scaled to this machine's cores"
       declare :scenario, "--scenario MIX", 'weighted paths loaded together, e.g. "/:5,/posts:3,/search?q=x:2"'
       declare :endpoints, "-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05 ...",
               many: true, rule: "4 arena endpoints; / with --app PATH or --url"

@@ -30,7 +30,7 @@ module Rackbench
     # 2 s trial is under Stats::Validity's 10 x W, so half the quick plan's
     # cells came out "not valid" (W = 0.2 s at c = 8).
     DEFAULTS = {
-      setups: [],            # empty: every installed server scaled to the cores (Config.default_setups)
+      setups: [],            # empty: each installed server of the default plan scaled to the cores (Config.default_setups)
       endpoints: [],         # empty: the quick plan's arena endpoints
       scenario: nil,         # weighted paths loaded together: "/:5,/posts:3" (replaces endpoints)
       concurrency: [1, 8],

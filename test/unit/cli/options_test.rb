@@ -34,7 +34,8 @@ class CliOptionsTest < Minitest::Test
     assert_match(/\(puma x4:5, unicorn x4, thin, passenger x4, falcon x4, pitchfork x4\)/, text)
     assert_match(%r{endpoints /hello, /fibonacci/25, /template-render, /pause/0\.05, concurrency 1, 8,}, text)
     assert_match(/2 s per trial after a 1 s warm-up per endpoint: 8 trials per server, under 3 minutes/, text)
-    assert_includes help("run"), "every installed server in its\ndefault setup for this machine's #{Etc.nprocessors} cores"
+    assert_includes help("run"), "each installed server of the\ndefault plan in its default setup for this machine's #{Etc.nprocessors} cores"
+    assert_match(/^Opt-in: itsi, iodine, agoo \(name them with -s, or --suite field-2026\)\.$/, help("run"), "bin/setup installs them")
   end
 
   # capacity cools down 0 s by default (it was documented as 1).
