@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "json"
+require "open3"
 require_relative "../support/user_shell"
 
 # The README's commands, run as written by a user: `bundle exec rackbench`
@@ -39,21 +40,39 @@ class ReadmeCommandsTest < Minitest::Test
     assert_equal ["bin/setup && bundle exec exe/rackbench run", "bin/setup && bundle exec rake test"], block
   end
 
-  # README line 1: the default benchmark, every installed server of the
-  # default plan (Falcon and Pitchfork too; Itsi, Iodine and Agoo are
-  # opt-in: --help says so), no --out.
+  # The README's two command lines, as written.
+  def readme_lines
+    README[/```sh\n(.*?)```/m, 1].lines.map { |l| l.split(" #").first.strip }
+  end
+
+  # README line 1 in a fresh clone of HEAD, as written: bin/setup there (it
+  # installs what the clone needs: a missing install step, or a tracked file
+  # that should be ignored, fails here), then the default benchmark, every
+  # installed server of the default plan (Falcon and Pitchfork too; Itsi,
+  # Iodine and Agoo are opt-in: --help says so), no --out. Then README line 2
+  # in the same clone, after the run, narrowed to one test file (TEST=) to
+  # keep CI's time: bin/setup again, then `rake test`'s lint over the clone
+  # holding the run's generated files, then that file's tests.
   def test_the_default_run_measures_every_installed_server
-    servers = @shell.run("servers")
+    clone = File.join(@cwd, "clone")
+    _out, err, st = Open3.capture3("git", "clone", "-q", Rackbench::UserShell::ROOT, clone)
+    assert st.success?, err
+    shell = Rackbench::UserShell.new(clone, clone: true)
+    setup_and_run, setup_and_test = readme_lines
+    assert_equal "bin/setup && bundle exec exe/rackbench run", setup_and_run
+
+    res = shell.sh(setup_and_run, timeout: 1500)
+    assert_equal 0, res.status, "#{res.stdout[-2000..]}\n#{res.stderr}"
+    assert_match(/^bin\/setup: ready \(wrk /, res.stdout, "bin/setup finished in the clone")
+    servers = shell.sh("bundle exec exe/rackbench servers")
     assert_equal 0, servers.status, servers.stderr
     installed = %w[puma unicorn thin passenger falcon pitchfork].select { |k| servers.stdout.match?(/^#{k}\s+\d/) }
     %w[puma falcon pitchfork].each { |k| assert_includes installed, k, servers.stdout } # bin/setup installs the gems
-
-    res = @shell.run("run")
-    assert_equal 0, res.status, res.stderr
+    res.stdout.sub!(/\A.*^bin\/setup: ready [^\n]*\n/m, "") # the run's own output follows bin/setup's lines
     refute_match NOISE, res.stderr
     refute_match NOISE, res.stdout
     dir = res.stderr[/^Run directory: (.+)$/, 1]
-    assert dir.start_with?(File.join(File.realpath(@cwd), "rackbench-runs") + "/") || dir.start_with?(File.join(@cwd, "rackbench-runs") + "/"),
+    assert dir.start_with?(File.join(File.realpath(clone), "rackbench-runs") + "/") || dir.start_with?(File.join(clone, "rackbench-runs") + "/"),
            "run directory #{dir} is under ./rackbench-runs"
     measured = trials(dir).map { |t| t["setup"][/\A\w+/] }.uniq.sort
     assert_equal installed.sort, measured, "every installed server measured"
@@ -61,6 +80,12 @@ class ReadmeCommandsTest < Minitest::Test
     assert_whole_records(dir)
     assert File.file?(File.join(dir, "report.html"))
     assert_the_readme_example_is_this_output(res.stdout)
+
+    assert_equal "bin/setup && bundle exec rake test", setup_and_test
+    tests = Rackbench::UserShell.new(clone, clone: true, env: { "TEST" => "test/unit/setup_test.rb" }).sh(setup_and_test, timeout: 900)
+    assert_equal 0, tests.status, "#{tests.stdout[-3000..]}\n#{tests.stderr}"
+    assert_match(/no offenses detected/, tests.stdout, "lint passed in the clone after the run")
+    assert_match(/^\d+ runs, \d+ assertions, 0 failures, 0 errors, 0 skips$/, tests.stdout)
   end
 
   # One line of the Answer block: "  /hello c=8: falcon x2 11731 req/s vs puma x2:5 10116: <decision>".

@@ -25,17 +25,32 @@ module Rackbench
 
     attr_reader :cwd
 
-    def initialize(cwd, env: {})
+    # clone: cwd is a checkout of its own (a fresh clone): #sh runs its
+    # command lines there with no Gemfile named, so `bundle exec` finds the
+    # clone's, as in a user's shell opened in it.
+    def initialize(cwd, env: {}, clone: false)
       @cwd = cwd
       @exported = env
+      @clone = clone
     end
 
     def env
-      ENV.keys.grep(LEAKY).to_h { |k| [k, nil] }.merge("BUNDLE_GEMFILE" => File.join(ROOT, "Gemfile")).merge(@exported)
+      gemfile = @clone ? {} : { "BUNDLE_GEMFILE" => File.join(ROOT, "Gemfile") }
+      ENV.keys.grep(LEAKY).to_h { |k| [k, nil] }.merge(gemfile).merge(@exported)
     end
 
     def argv(args)
+      return ["bash", "-c", @line] if @line
+
       [RbConfig.ruby, Gem.bin_path("bundler", "bundle"), "exec", EXE, *args.map(&:to_s)]
+    end
+
+    # A command line as the user types it (a README line), run by bash in cwd.
+    def sh(line, timeout: 600)
+      @line = line
+      run(timeout: timeout)
+    ensure
+      @line = nil
     end
 
     # Runs to the end (or the timeout: then the whole group is killed and
