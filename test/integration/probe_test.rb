@@ -36,6 +36,7 @@ class ProbeTest < Minitest::Test
     assert_in_delta 10.0, split["cpu_ms"], 1.5, split.inspect
     assert_equal "thread", split["cpu_method"]
     refute split.key?("sql_ms"), "no Active Record: no SQL figure"
+    refute split.key?("pool"), "no Active Record: no pool figure (absent, not zero)"
     # Other processes' CPU stretches wall time (the spin is preempted); only then is a miss not the probe's.
     if (split["wall_ms"] - 50.0).abs > 5.0 && Rackbench::Sampling::Noise.foreign?(trials.first)
       skip "wall time needs a quiet machine (other processes: #{trials.first.dig('machine', 'foreign_pct')}%): #{split}"
@@ -74,17 +75,26 @@ class ProbeTest < Minitest::Test
     assert_operator served[:requests], :>=, 3
   end
 
-  # The built-in Rails app: view time from its render events; it has no
-  # Active Record, so no SQL or pool figure (absent, not zero).
-  def test_rails_view_time_and_no_sql_without_active_record
-    trials, = run_probe("--app", "rails", "-s", "puma x1:2", "-e", "/template-render", "-c", "2", "-d", "1",
-                        "--warmup", "1")
-    split = trials.first.fetch("split")
-    assert_operator split["view_ms"], :>, 0, split.inspect
-    assert_operator split["view_per_request"], :>=, 0.9
-    assert_operator split["cpu_ms"], :>, 0
-    refute split.key?("sql_ms")
-    refute split.key?("pool")
+  # The built-in Rails app: view time from its render events; its
+  # /template-render reads no database (0 queries a request), while seed
+  # 001's /articles reads 10 rows from SQLite in one query (Active Record's
+  # sql.active_record events), and the pool is sampled.
+  def test_rails_view_and_sql_time
+    trials, = run_probe("--app", "rails", "-s", "puma x1:2", "-e", "/template-render", "-e", "/articles", "-c", "2",
+                        "-d", "1", "--warmup", "1")
+    by = trials.to_h { |t| [t["endpoint"], t.fetch("split")] }
+    render = by.fetch("/template-render")
+    assert_operator render["view_ms"], :>, 0, render.inspect
+    assert_operator render["view_per_request"], :>=, 0.9
+    assert_operator render["cpu_ms"], :>, 0
+    assert_equal 0.0, render["sql_per_request"].to_f, "no query on /template-render: #{render}"
+    articles = by.fetch("/articles")
+    assert_operator articles["sql_ms"], :>, 0, articles.inspect
+    assert_in_delta 1.0, articles["sql_per_request"], 0.05, "one query a request (Article.order(:id))"
+    assert_operator articles["view_ms"], :>, 0
+    assert_equal 5, articles.dig("pool", "size"), "database.yml's pool: RAILS_MAX_THREADS or 5"
+    assert_operator articles.dig("pool", "samples"), :>, 0
+    assert(trials.all? { |t| t["verified"] }, "verified: /articles has seed 001's 10 rows")
   end
 
   # An app that raises while loading gives the same line with the probe as without.

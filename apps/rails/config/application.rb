@@ -3,6 +3,7 @@
 require_relative "boot"
 
 require "rails"
+require "active_record/railtie"
 require "action_controller/railtie"
 require "action_view/railtie"
 
@@ -13,8 +14,10 @@ require "action_view/railtie"
 end
 
 module RackbenchRails
-  # A minimal production Rails app: seed 000's BenchmarksController actions,
-  # no database, no Active Record, no asset pipeline, logs to stdout at warn.
+  # A minimal production Rails app: seed 000's BenchmarksController actions
+  # (no database), and seed 001's articles page (Active Record on SQLite,
+  # db/production.sqlite3, made by bin/setup); no asset pipeline, logs to
+  # stdout at warn.
   class Application < Rails::Application
     config.load_defaults 7.2
     config.root = File.expand_path("..", __dir__)

@@ -14,4 +14,6 @@ Rails.application.routes.draw do
     get "network-io", action: :network_io
     get "network-io-and-render", action: :network_io_and_render
   end
+  # Seed 001's page: the scaffolded index of 10 articles from SQLite.
+  get "articles", to: "articles#index", format: false
 end

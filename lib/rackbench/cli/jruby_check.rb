@@ -3,6 +3,7 @@
 require_relative "../error"
 require_relative "../runtime/jruby"
 require_relative "../server"
+require_relative "../workload/app"
 
 module Rackbench
   module CLI
@@ -24,8 +25,14 @@ module Rackbench
         end
         return if app.arena?
 
+        whose = if app.root == Workload::App::RAILS_APP
+                  "the Rails workload's bundle is MRI's: its sqlite3 gem is a C extension, and on JRuby /articles would " \
+                  "need activerecord-jdbcsqlite3-adapter"
+                else
+                  "your app's bundle is installed for MRI"
+                end
         raise UsageError, "setup #{jruby.first.label.inspect}: only the built-in arena app runs on JRuby here " \
-                          "(your app's bundle is installed for MRI); drop --app or the \"on jruby\" setups"
+                          "(#{whose}); drop --app or the \"on jruby\" setups"
       end
 
       # meta.json's record of the JRuby a run used ({} without jruby setups).

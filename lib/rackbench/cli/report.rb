@@ -77,7 +77,8 @@ module Rackbench
         when "table"
           io = StringIO.new
           Report::Table.new(store.trials, setups: store.setups, io: io, margin: opts[:margin] || store.meta.dig("config", "margin"),
-                                          why: opts[:why], run_dir: store.path).render
+                                          why: opts[:why], run_dir: store.path,
+                                          split: store.meta.dig("config", "probe") == true).render
           io.string
         when "csv" then csv(Report::Dataset.from_store(store, margin: opts[:margin]), opts[:pivot])
         else reporter(FORMATS.fetch(opts[:format])).new(Report::Dataset.from_store(store, margin: opts[:margin])).render

@@ -82,7 +82,7 @@ module Rackbench
 
       def report(store)
         Report::Table.new(store.trials, setups: store.setups, io: @out, margin: store.meta.dig("config", "margin"),
-                          run_dir: store.path).render
+                          run_dir: store.path, split: store.meta.dig("config", "probe") == true).render
         Suites::Findings.report(store, io: @out)
         @err.puts "Run directory: #{store.path}"
         TestSeam.hold(:report, err: @err, env: @env)

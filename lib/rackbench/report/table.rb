@@ -10,6 +10,7 @@ require_relative "verdict_grid"
 require_relative "validity_notes"
 require_relative "quiet_notes"
 require_relative "protocol_note"
+require_relative "split_table"
 require_relative "failures"
 require_relative "decision_text"
 require_relative "answer_text"
@@ -38,10 +39,13 @@ module Rackbench
 
       # margin: the run's equivalence margin (a share; nil: the default 5%);
       # why: print each cell's full reasons after the grid of labels;
-      # run_dir: named where the table points to those reasons.
-      def initialize(trials, setups: [], io: $stdout, margin: nil, why: false, run_dir: nil)
+      # run_dir: named where the table points to those reasons;
+      # split: print where a request's time went (SplitTable) also without why
+      # (a user's app run with --probe: what the probe was asked for).
+      def initialize(trials, setups: [], io: $stdout, margin: nil, why: false, run_dir: nil, split: false)
         @margin = margin || Stats::Decision::DEFAULT_MARGIN
         @why = why
+        @split = split
         @run_dir = run_dir
         @trials = trials
         @cells = Stats::Cells.new(trials)
@@ -55,6 +59,7 @@ module Rackbench
         ResourceTable.new(@trials, io: @io).render(method(:print_rows))
         VerdictGrid.new(@trials, io: @io, run_dir: @run_dir, why: @why).render
         VerdictNotes.new(@trials, io: @io).render if @why
+        SplitTable.new(@trials, io: @io).render if @why || @split
         ValidityNotes.lines(@cells, why: @why ? nil : "rackbench report #{@run_dir || 'RUN_DIR'} --why").each { |l| @io.puts l }
         WarmupCurve.render(@trials, io: @io)
         render_failures

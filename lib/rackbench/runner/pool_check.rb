@@ -23,8 +23,9 @@ module Rackbench
 
         "#{setup.label}: #{setup.threads} threads per process (the setup's label) share an Active Record pool of " \
           "#{size} connections per process (config/database.yml's pool:, in a Rails app usually " \
-          "ENV[\"RAILS_MAX_THREADS\"], 5 by default), so requests will wait for a connection and the verdict can " \
-          "only say \"pool exhausted\"; set the pool to #{setup.threads}, or run #{size} threads"
+          "ENV[\"RAILS_MAX_THREADS\"], 5 by default), so requests may wait for a connection (Rails before 7.2 " \
+          "holds one for a whole request, 7.2 and later while a query runs; the probe's pool samples say whether " \
+          "any did, and then the verdict is \"pool exhausted\"); set the pool to #{setup.threads}, or run #{size} threads"
       end
     end
   end

@@ -120,12 +120,17 @@ module Rackbench
 
         MANY = 50 # above this the prediction says only "many": the app mostly waits
 
-        # A pool smaller than the threads caps them first.
+        # A pool smaller than the threads caps them first, when threads did
+        # wait for it: Rails before 7.2 holds a connection for a whole
+        # request, 7.2 and later only while a query runs, so with short
+        # queries none may wait (the pool's samples say which).
         def pool_bound
           size = @s.dig("pool", "size")
           return "" unless size && size < @m.threads
+          return "; but the pool holds #{size} connections: threads beyond #{size} wait for one" if @s.dig("pool", "waiting_mean").to_f.positive?
 
-          "; but the pool holds #{size} connections: threads beyond #{size} wait for one"
+          "; the pool holds #{size} connections, and no thread waited for one in its #{@s.dig('pool', 'samples')} samples " \
+            "(a connection held only while a query runs)"
         end
 
         def threads_verdict(predicted)

@@ -36,7 +36,11 @@ class VerdictSplitTest < Minitest::Test
     assert_equal "pool exhausted", v.label
     assert_match(/2\.4 thread\(s\) waiting on average, in 40% of the pool's samples, with a pool of 5 for 8 thread\(s\) per process/, v.reason)
     calm = pool.merge("waiting_mean" => 0.0, "waiting_share" => 0.0)
-    refute_equal "pool", verdict(trial(threads: 8, split: db_page("pool" => calm))).kind
+    quiet = verdict(trial(threads: 8, split: db_page("pool" => calm)))
+    refute_equal "pool", quiet.kind
+    # Rails 7.2 on seed 001's page: a connection held only while a 0.1 ms query runs, so none waited.
+    refute_match(/threads beyond 5 wait for one/, quiet.reason)
+    assert_match(/the pool holds 5 connections, and no thread waited for one in its 40 samples/, quiet.reason)
   end
 
   # Every slot busy, CPU at 30%, SQL 62% of the wall time: the threads wait for the database.

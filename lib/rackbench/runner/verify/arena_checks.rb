@@ -23,7 +23,14 @@ module Rackbench
           when "/network-io" then network(res, upstream_bytes)
           when "/template-render", %r{\A/pause-and-render/}, "/network-io-and-render" then html(res)
           when "/random" then res.status == 200 ? nil : "status #{res.status}"
+          when "/articles" then articles(res)
           end
+        end
+
+        # The Rails workload's seed 001 page: its 10 articles as table rows.
+        def articles(res)
+          rows = res.body.scan(/<tr id="article_\d+"/).size
+          expect(rows == 10, "#{rows} article rows, expected seed 001's 10 (bin/setup seeds them: apps/rails/db/seeds.rb)")
         end
 
         def expect(ok, problem)

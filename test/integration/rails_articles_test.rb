@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+
+# Seed 001's page in the built-in Rails workload: /articles renders the 10
+# articles bin/setup seeded into SQLite (apps/rails/db/seeds.rb). With the
+# probe on (issue 26, item 3): the terminal prints where a request's time
+# went, SQL included; --why words the verdict with those numbers; the JSON
+# report carries the split per cell. puma x2:8 has more threads than the
+# pool's 5 connections: warned before measuring. Rails 7.2 holds a
+# connection only while a query runs, so with SQLite's 0.1-0.2 ms queries
+# no thread waits for one, and the verdict says so rather than "pool exhausted".
+class RailsArticlesTest < Minitest::Test
+  def test_the_articles_page_under_the_probe
+    require_tool!("wrk")
+    dir = File.join(tmpdir, "run")
+    status, out, err = run_cli("run", "--app", "rails", "-e", "/articles", "--probe", "-s", "puma x2:8", "-c", "16",
+                               "-d", "2", "--warmup", "1", "-o", dir)
+    assert_equal 0, status, err
+    assert_match(/^warning: puma x2:8: 8 threads per process .* pool of 5 connections .* requests may wait for a connection/, err)
+    trial = JSON.parse(File.readlines(File.join(dir, "trials.jsonl")).first)
+    assert trial["verified"], "seed 001's 10 rows checked"
+    row = out.lines.find { |l| l.start_with?("/articles c=16 puma x2:8") }
+    refute_nil row, out
+    cpu, gc, sql, views, waiting, wall, threads = row.split.drop(4).map(&:to_f)
+    assert_operator sql, :>, 0, row
+    assert_operator views, :>, 0, row
+    assert_operator cpu, :>, sql, "the page's time is Ruby's, not SQLite's: #{row}"
+    assert_in_delta wall, cpu + waiting, 0.15, row
+    assert_operator gc, :<=, cpu
+    assert_operator threads, :>=, 1.0
+
+    status, why, = run_cli("report", dir, "--why")
+    assert_equal 0, status
+    reason = why.lines.find { |l| l.include?("/articles c=16 puma x2:8:") }
+    assert_match(/per request: [\d.]+ ms CPU \([\d.]+ ms GC\), [\d.]+ ms SQL, [\d.]+ ms in views/, reason)
+    assert_match(/one process's GVL saturates near [\d.]+ threads/, reason)
+    pool = trial.dig("split", "pool")
+    if pool["waiting_mean"].to_f.zero?
+      assert_match(/the pool holds 5 connections, and no thread waited for one/, reason)
+    else
+      assert_match(/threads beyond 5 wait for one|pool exhausted/, reason)
+    end
+
+    status, json, = run_cli("report", dir, "--format", "json")
+    assert_equal 0, status
+    cell = JSON.parse(json)["cells"].find { |c| c["endpoint"] == "/articles" }
+    assert_operator cell.dig("split", "sql_ms"), :>, 0, cell["split"].inspect
+    assert_equal 5, cell.dig("split", "pool", "size")
+  end
+end
