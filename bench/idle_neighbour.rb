@@ -23,7 +23,7 @@ require "rackbench/ports"
 require "rackbench/load"
 require "rackbench/workload/arena"
 require "rackbench/stats/decision"
-require "rackbench/sampling/process_tree"
+require "rackbench/system/process_tree"
 
 rounds = Integer(ARGV[0] || 8)
 seconds = Integer(ARGV[1] || 2)

@@ -21,7 +21,7 @@
 
 require "rbconfig"
 require "rackbench/process/child"
-require "rackbench/sampling/process_tree"
+require "rackbench/system/process_tree"
 require "rackbench/sampling/sampler"
 require "rackbench/clock"
 
@@ -69,7 +69,7 @@ def report(kind, summary, idle, busy)
        "discovery every #{Rackbench::Sampling::Sampler::DISCOVER_INTERVAL} s+):"
   puts format("  %d samples (%d with smaps) in %.2f s, %d missed ticks, %d processes on the machine",
               summary.samples.size, memory_reads, summary.duration, summary.missed_ticks,
-              Rackbench::Sampling::ProcessTree.all.size)
+              Rackbench::System::ProcessTree.all.size)
   puts format("  sampling thread: %.3f s CPU = %.2f%% of one core (%.2f ms per sample) = %.2fx the %.0f%% target",
               summary.sampler_cpu_seconds, thread_pct, 1000.0 * summary.sampler_cpu_seconds / summary.samples.size,
               thread_pct / TARGET_PCT, TARGET_PCT)

@@ -53,7 +53,7 @@ require "rackbench/plan/config"
 require "rackbench/plan"
 require "rackbench/runner"
 require "rackbench/cli/measuring"
-require "rackbench/search/slo"
+require "rackbench/stats/slo"
 require "rackbench/units"
 require "rackbench/search/tune"
 require "rackbench/search/tune/lab"
@@ -65,7 +65,7 @@ SMALL = ARGV.delete("--small")
 kind = ARGV.fetch(0, "random")
 ENDPOINT, default_slo = WORKLOADS.fetch(kind) { abort "usage: bench/tune_vs_grid.rb [#{WORKLOADS.keys.join('|')}] [SLO] [--small]" }
 SLO_TEXT = ARGV.fetch(1, default_slo)
-SLO = Rackbench::Search::Slo.new(p99_ms: Rackbench::Units.millis(SLO_TEXT), error_rate: 0.001)
+SLO = Rackbench::Stats::Slo.new(p99_ms: Rackbench::Units.millis(SLO_TEXT), error_rate: 0.001)
 SPACE_ARGS = SMALL ? ["--max-workers", "2", "--puma-threads", "1,3,5"] : []
 Lab = Rackbench::Search::Tune::Lab
 Racing = Rackbench::Search::Tune::Racing

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "etc"
+require_relative "finding"
 require_relative "load"
 require_relative "process/journal"
 require_relative "runtime/jruby_status"
@@ -10,7 +11,7 @@ module Rackbench
   # Checks of this machine that decide whether benchmark numbers can be
   # trusted. Each finding has a level (ok, warn, fail) and says what to do.
   class Doctor
-    Finding = Struct.new(:level, :topic, :text, keyword_init: true)
+    Finding = Rackbench::Finding
 
     def initialize(max_concurrency: 32, proc_root: "/proc", sys_root: "/sys", engine: Load.engine("wrk"),
                    orphans: -> { ProcessControl::Journal.orphans }, jruby: Runtime::Jruby.default,

@@ -4,7 +4,7 @@ require_relative "error"
 
 module Rackbench
   # The one parser of the sizes, durations, percentages and lists options
-  # take, used where they enter (CLI::Options, Search::Slo).
+  # take, used where they enter (CLI::Options, Stats::Slo).
   #
   # Memory is in binary units whatever the spelling: "2G", "2GB" and
   # "2GiB" all mean 2 x 2^30 bytes ("1500M" = 1500 MiB), because that is

@@ -3,8 +3,8 @@
 require "test_helper"
 require "json"
 require "rbconfig"
-require "rackbench/sampling/process_tree"
-require "rackbench/sampling/sockets"
+require "rackbench/system/process_tree"
+require "rackbench/system/sockets"
 require "rackbench/clock"
 require "socket"
 
@@ -80,11 +80,11 @@ module Rackbench
     end
 
     def survivors
-      @seen.values.select { |e| e.pid != @pid && Sampling::ProcessTree.alive?(e) }
+      @seen.values.select { |e| e.pid != @pid && System::ProcessTree.alive?(e) }
     end
 
     def listening_ports
-      Sampling::Sockets.ports_of(survivors.map(&:pid))
+      System::Sockets.ports_of(survivors.map(&:pid))
     end
 
     # Last resort so a failing test leaves nothing behind either.
@@ -102,7 +102,7 @@ module Rackbench
     private
 
     def remember
-      Sampling::ProcessTree.tree(@pid).each { |e| @seen[[e.pid, e.starttime]] ||= e }
+      System::ProcessTree.tree(@pid).each { |e| @seen[[e.pid, e.starttime]] ||= e }
     end
   end
 
@@ -149,7 +149,7 @@ module Rackbench
       assert_quiet if silent
       refute_match(/^\s+from .*:\d+:in /, @rb.stderr, "no stack trace")
       assert_operator read_trials(run_dir).size, :>=, min_trials if run_dir
-      assert_empty @rb.survivors.map { |e| "#{e.pid} #{Sampling::ProcessTree.cmdline(e.pid)}" }, "processes left running"
+      assert_empty @rb.survivors.map { |e| "#{e.pid} #{System::ProcessTree.cmdline(e.pid)}" }, "processes left running"
       assert_empty @rb.listening_ports, "ports left listening"
     end
 

@@ -8,8 +8,8 @@ class FaultFrozenServerTest < Minitest::Test
   def test_a_server_stopped_during_a_trial_is_flagged_on_the_trial
     out = File.join(tmpdir, "run")
     start_rackbench("run", "-s", "puma x1:2", "-e", "/pause/0.05", "-c", "2", "-d", "3", "--warmup", "0", "-o", out)
-    @rb.wait_until { @rb.descendants.any? { |e| e.comm == "wrk" && Rackbench::Sampling::ProcessTree.alive?(e) } }
-    puma = @rb.descendants.find { |e| Rackbench::Sampling::ProcessTree.cmdline(e.pid).start_with?("puma") }
+    @rb.wait_until { @rb.descendants.any? { |e| e.comm == "wrk" && Rackbench::System::ProcessTree.alive?(e) } }
+    puma = @rb.descendants.find { |e| Rackbench::System::ProcessTree.cmdline(e.pid).start_with?("puma") }
     refute_nil puma, "the server is running"
     sleep 0.5
     Process.kill("STOP", puma.pid)
@@ -22,7 +22,7 @@ class FaultFrozenServerTest < Minitest::Test
     assert(trial["warnings"].any? { |w| w.include?("were stopped (SIGSTOP or a debugger) during the trial") }, trial["warnings"].inspect)
     assert_match(/were stopped \(SIGSTOP/, File.read(File.join(out, "warnings.jsonl")))
   ensure
-    Process.kill("CONT", puma.pid) if puma && Rackbench::Sampling::ProcessTree.alive?(puma)
+    Process.kill("CONT", puma.pid) if puma && Rackbench::System::ProcessTree.alive?(puma)
   end
 
   # rackbench itself stopped during a trial (SIGSTOP, a debugger): its
@@ -31,7 +31,7 @@ class FaultFrozenServerTest < Minitest::Test
   def test_rackbench_stopped_during_a_trial_is_flagged_on_the_trial
     out = File.join(tmpdir, "run")
     start_rackbench("run", "-s", "puma x1:2", "-e", "/pause/0.05", "-c", "2", "-d", "3", "--warmup", "0", "-o", out)
-    @rb.wait_until { @rb.descendants.any? { |e| e.comm == "wrk" && Rackbench::Sampling::ProcessTree.alive?(e) } }
+    @rb.wait_until { @rb.descendants.any? { |e| e.comm == "wrk" && Rackbench::System::ProcessTree.alive?(e) } }
     sleep 0.3
     @rb.signal("STOP")
     sleep 1.6

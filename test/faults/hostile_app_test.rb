@@ -76,13 +76,13 @@ class FaultHostileAppTest < Minitest::Test
     start_rackbench("run", "--app", daemon_app, "-s", "puma x1:1", "-e", "/", "-c", "1", "-d", "0.5", "--warmup", "0", "-o", out)
     @rb.wait(timeout: 120)
     assert_equal 0, @rb.exit_code, @rb.stderr
-    left = Rackbench::Sampling::ProcessTree.all.select { |e| Rackbench::Sampling::ProcessTree.cmdline(e.pid).start_with?("rackbench-test-daemon") }
+    left = Rackbench::System::ProcessTree.all.select { |e| Rackbench::System::ProcessTree.cmdline(e.pid).start_with?("rackbench-test-daemon") }
     assert_empty left.map(&:pid), "the app's daemon was stopped"
     assert_match(/puma x1:1: the app left 1 process\(es\) running after its server stopped \(started by the app, outside the server's process group: \d+ rackbench-test-daemon\); rackbench stopped them/,
                  File.read(File.join(out, "warnings.jsonl")))
   ensure
-    Rackbench::Sampling::ProcessTree.all.each do |e|
-      Process.kill("KILL", e.pid) if Rackbench::Sampling::ProcessTree.cmdline(e.pid).start_with?("rackbench-test-daemon")
+    Rackbench::System::ProcessTree.all.each do |e|
+      Process.kill("KILL", e.pid) if Rackbench::System::ProcessTree.cmdline(e.pid).start_with?("rackbench-test-daemon")
     rescue Errno::ESRCH
       nil
     end

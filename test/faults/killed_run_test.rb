@@ -26,7 +26,7 @@ class FaultKilledRunTest < Minitest::Test
     start_rackbench("run", "--resume", out)
     assert_fault_outcome(exit_code: 0, run_dir: out, min_trials: 4,
                          message: /\AStopped \d+ process\(es\) a killed rackbench left running in this run: \d+ (puma|unicorn)/)
-    assert_empty killed.survivors.map { |e| "#{e.pid} #{Rackbench::Sampling::ProcessTree.cmdline(e.pid)}" }
+    assert_empty killed.survivors.map { |e| "#{e.pid} #{Rackbench::System::ProcessTree.cmdline(e.pid)}" }
     assert_empty killed.listening_ports
     assert_equal 4, read_trials(out).map { |t| t["key"] }.uniq.size
   ensure

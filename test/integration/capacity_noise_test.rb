@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "rackbench/process/child"
-require "rackbench/sampling/process_tree"
+require "rackbench/system/process_tree"
 
 # capacity checks for foreign load before it measures, as run does
 # (Sampling::Noise.check_before_run, from Runner#with_context, which tune
@@ -23,7 +23,7 @@ class CapacityNoiseTest < Minitest::Test
     @hog = Rackbench::ProcessControl::Child.spawn(FOREIGN_HOG)
     assert @hog.wait(10), "the hog's parent exits at once"
     sleep 0.3
-    assert(Rackbench::Sampling::ProcessTree.all.any? { |e| e.pgid == @hog.pid }, "the busy loop runs")
+    assert(Rackbench::System::ProcessTree.all.any? { |e| e.pgid == @hog.pid }, "the busy loop runs")
     dir = File.join(tmpdir, "cap")
     status, _, err = run_cli("capacity", "--setup", "puma x1:2", "--endpoint", "/hello", "--loop", "closed",
                              "--max-levels", "1", "-d", "1", "--warmup", "0", "-o", dir)

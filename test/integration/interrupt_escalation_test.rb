@@ -1,15 +1,15 @@
 # frozen_string_literal: true
 
 require_relative "../faults/fault_helper"
-require "rackbench/sampling/process_tree"
+require "rackbench/system/process_tree"
 
 # Real signals sent to a real rackbench: Ctrl-C pressed again during a slow
 # graceful stop, and an interrupted `capacity` and `tune` (which share the
 # CLI's interrupt guard with `run`).
 class InterruptEscalationTest < Minitest::Test
   def running?(program)
-    Rackbench::Sampling::ProcessTree.tree(@rb.pid).any? do |e|
-      e.pid != @rb.pid && Rackbench::Sampling::ProcessTree.cmdline(e.pid).to_s.match?(program)
+    Rackbench::System::ProcessTree.tree(@rb.pid).any? do |e|
+      e.pid != @rb.pid && Rackbench::System::ProcessTree.cmdline(e.pid).to_s.match?(program)
     end
   end
 
@@ -56,23 +56,23 @@ class InterruptEscalationTest < Minitest::Test
                     "--stop-timeout", "30", "-o", File.join(tmpdir, "run"))
     @rb.wait_until(timeout: 60) { running?(/\Awrk/) }
     helper = nil
-    @rb.wait_until(timeout: 10) { helper = Rackbench::Sampling::ProcessTree.all.find { |e| Rackbench::Sampling::ProcessTree.cmdline(e.pid).start_with?("rackbench-stubborn-helper") } }
+    @rb.wait_until(timeout: 10) { helper = Rackbench::System::ProcessTree.all.find { |e| Rackbench::System::ProcessTree.cmdline(e.pid).start_with?("rackbench-stubborn-helper") } }
     # Named only once its traps are set ($0 follows them in the script; the raw command line, which holds the
     # same words inside -e, does not start with them).
     sleep 0.2
-    refute_nil helper, "the app started its helper: #{Rackbench::Sampling::ProcessTree.tree(@rb.pid).map { |e| Rackbench::Sampling::ProcessTree.cmdline(e.pid)[0, 50] }}"
+    refute_nil helper, "the app started its helper: #{Rackbench::System::ProcessTree.tree(@rb.pid).map { |e| Rackbench::System::ProcessTree.cmdline(e.pid)[0, 50] }}"
     ctrl_c
     @rb.wait_until(timeout: 10) { @rb.stderr.include?("SIGINT: stopping the servers gracefully") }
     sleep 1.5
-    assert Rackbench::Sampling::ProcessTree.alive?(helper), "the helper ignored TERM"
+    assert Rackbench::System::ProcessTree.alive?(helper), "the helper ignored TERM"
     pressed = Rackbench::Clock.now
     ctrl_c
     @rb.wait(timeout: 30)
     assert_operator Rackbench::Clock.now - pressed, :<, 5, "killed at once, not after --stop-timeout; stderr: #{@rb.stderr}"
-    refute Rackbench::Sampling::ProcessTree.alive?(helper), "the helper in thin's group was killed"
+    refute Rackbench::System::ProcessTree.alive?(helper), "the helper in thin's group was killed"
     assert_equal 130, @rb.exit_code
   ensure
-    Process.kill("KILL", helper.pid) if helper && Rackbench::Sampling::ProcessTree.alive?(helper)
+    Process.kill("KILL", helper.pid) if helper && Rackbench::System::ProcessTree.alive?(helper)
   end
 
   def test_capacity_interrupted_exits_130_with_nothing_left_running

@@ -4,7 +4,7 @@ require_relative "../faults/fault_helper"
 require_relative "../support/sshd"
 require "json"
 require "rackbench/stats/histogram_merge"
-require "rackbench/sampling/process_tree"
+require "rackbench/system/process_tree"
 
 # Load from other hosts, on one machine: two Debian sshd's on 127.0.0.2 and
 # 127.0.0.3 (free ports, generated host keys, a key generated for the test,
@@ -161,9 +161,9 @@ class LoadHostsTest < Minitest::Test
   # directory rackbench made on the hosts.
   def remote_leftovers
     pids = @daemons.filter_map(&:pid)
-    sessions = pids.flat_map { |pid| Rackbench::Sampling::ProcessTree.tree(pid).map(&:pid) - [pid] }
-    wrks = Rackbench::Sampling::ProcessTree.all.select { |e| Rackbench::Sampling::ProcessTree.cmdline(e.pid).to_s.include?("/tmp/rackbench-load.") }
-    (sessions + wrks.map(&:pid)).uniq.map { |pid| "#{pid} #{Rackbench::Sampling::ProcessTree.cmdline(pid)}" } +
+    sessions = pids.flat_map { |pid| Rackbench::System::ProcessTree.tree(pid).map(&:pid) - [pid] }
+    wrks = Rackbench::System::ProcessTree.all.select { |e| Rackbench::System::ProcessTree.cmdline(e.pid).to_s.include?("/tmp/rackbench-load.") }
+    (sessions + wrks.map(&:pid)).uniq.map { |pid| "#{pid} #{Rackbench::System::ProcessTree.cmdline(pid)}" } +
       @made_dirs.to_a.select { |d| File.exist?(d) }
   end
 
@@ -173,7 +173,7 @@ class LoadHostsTest < Minitest::Test
     start_rackbench(*run_args(out, ["-c", "4"]).map { |a| a == "1.5" ? "4" : a }, *ssh_args(daemons))
     remote = nil
     @rb.wait_until(timeout: 60) do
-      remote = Rackbench::Sampling::ProcessTree.all.map { |e| Rackbench::Sampling::ProcessTree.cmdline(e.pid).to_s }
+      remote = Rackbench::System::ProcessTree.all.map { |e| Rackbench::System::ProcessTree.cmdline(e.pid).to_s }
                                                    .grep(%r{\Awrk .*/tmp/rackbench-load\.})
       remote.size == 2
     end

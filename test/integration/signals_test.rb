@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../faults/fault_helper"
-require "rackbench/sampling/process_tree"
+require "rackbench/system/process_tree"
 
 # A real signal sent to a real `exe/rackbench run` in each phase of a run:
 # the run stops within seconds, exits 128 + signal number without a stack
@@ -25,8 +25,8 @@ class SignalsTest < Minitest::Test
   end
 
   def running?(program)
-    Rackbench::Sampling::ProcessTree.tree(@rb.pid).any? do |e|
-      e.pid != @rb.pid && Rackbench::Sampling::ProcessTree.cmdline(e.pid).to_s.match?(program)
+    Rackbench::System::ProcessTree.tree(@rb.pid).any? do |e|
+      e.pid != @rb.pid && Rackbench::System::ProcessTree.cmdline(e.pid).to_s.match?(program)
     end
   end
 

@@ -8,10 +8,10 @@ require "rackbench/plan"
 require "rackbench/load"
 require "rackbench/runner"
 require "rackbench/cli/measuring"
-require "rackbench/search/slo"
+require "rackbench/stats/slo"
 require "rackbench/search/tune"
 require "rackbench/search/tune/lab"
-require "rackbench/search/tune/journal"
+require "rackbench/store/tune_journal"
 require "rackbench/report/tune_text"
 
 # Tune's round 3 on real servers, on a tie built by construction: puma x2:5
@@ -46,7 +46,7 @@ class TuneTieIntegrationTest < Minitest::Test
       runner.with_context do |ctx|
         deadline = Tune::Deadline.new(50)
         lab = Tune::Lab.new(context: ctx, endpoint: ENDPOINT, slo: slo, deadline: deadline)
-        journal = Tune::Journal.new(store)
+        journal = Rackbench::Store::TuneJournal.new(store)
         state = Tune::State.new(lab: lab, journal: journal, deadline: deadline, slo: slo, endpoint: ENDPOINT,
                                 margin: 0.05, seed: 22, say: ->(_line) {})
         result = Tune::ConfirmRound.new(state).call(finalists)
@@ -62,7 +62,7 @@ class TuneTieIntegrationTest < Minitest::Test
 
   def test_a_tie_recommends_the_smaller_footprint_and_says_why_with_the_intervals
     dir = File.join(tmpdir, "tie")
-    slo = Rackbench::Search::Slo.new(p99_ms: 500)
+    slo = Rackbench::Stats::Slo.new(p99_ms: 500)
     leader = entry("puma x2:5").tap { |e| e.knee = { "pass" => RATE } }
     started = Rackbench::Clock.now
     confirm(dir, [leader, entry("puma x1:10")], slo)

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require "rackbench/process/registry"
-require "rackbench/sampling/process_tree"
-require "rackbench/sampling/sockets"
+require "rackbench/system/process_tree"
+require "rackbench/system/sockets"
 
 module Rackbench
   # After the whole suite: no process the suite started may still run or
@@ -20,8 +20,8 @@ module Rackbench
     def leaks
       known = ProcessControl::Registry.history
       groups = known.map(&:pid)
-      Sampling::ProcessTree.all.select do |e|
-        next false if e.pid == Process.pid || Sampling::ProcessTree.zombie?(e.pid)
+      System::ProcessTree.all.select do |e|
+        next false if e.pid == Process.pid || System::ProcessTree.zombie?(e.pid)
 
         known.any? { |k| k.pid == e.pid && k.starttime == e.starttime } || groups.include?(e.pgid)
       end
@@ -33,9 +33,9 @@ module Rackbench
         puts "Leak check: none of the #{ProcessControl::Registry.history.size} processes the suite started is left running."
         return
       end
-      ports = Sampling::Sockets.ports_of(found.map(&:pid))
+      ports = System::Sockets.ports_of(found.map(&:pid))
       warn "LEAK: #{found.size} process(es) started by the suite still run#{ports.any? ? " (listening on #{ports.join(', ')})" : ''}:"
-      found.each { |e| warn "  pid #{e.pid} #{Sampling::ProcessTree.cmdline(e.pid)}" }
+      found.each { |e| warn "  pid #{e.pid} #{System::ProcessTree.cmdline(e.pid)}" }
       found.each { |e| Process.kill("KILL", e.pid) rescue nil }
       exit 1
     end

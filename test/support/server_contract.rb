@@ -80,9 +80,9 @@ module ServerContract
     all = instance.processes
     instance.stop
     refute instance.alive?
-    survivors = all.select { |e| Rackbench::Sampling::ProcessTree.alive?(e) }
+    survivors = all.select { |e| Rackbench::System::ProcessTree.alive?(e) }
     assert_empty survivors, "left running: #{survivors.map(&:pid)}"
-    refute Rackbench::Sampling::Sockets.port_in_use?(instance.port), "port #{instance.port} still listening"
+    refute Rackbench::System::Sockets.port_in_use?(instance.port), "port #{instance.port} still listening"
   ensure
     instance&.stop
   end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "rackbench/sampling/process_tree"
+require "rackbench/system/process_tree"
 require "rackbench/clock"
 require "rackbench/error"
 
@@ -8,7 +8,7 @@ module Rackbench
   module Workload
     # Makes a server stall like a long stop-the-world GC pause: every `every`
     # seconds the whole process tree under `pid` (master and workers, from
-    # Sampling::ProcessTree) gets SIGSTOP, and SIGCONT `pause` seconds later.
+    # System::ProcessTree) gets SIGSTOP, and SIGCONT `pause` seconds later.
     # Used to show what open-loop latency sees that closed-loop latency hides.
     #
     #   staller = Staller.new(server_pid, every: 5, pause: 1, first_after: 1.5).start
@@ -34,7 +34,7 @@ module Rackbench
         @every = every.to_f
         @pause = pause.to_f
         @first_after = (first_after || every).to_f
-        @tree = tree || ->(root) { Sampling::ProcessTree.tree(root).map(&:pid) }
+        @tree = tree || ->(root) { System::ProcessTree.tree(root).map(&:pid) }
         @stalls = []
         @stopped = []
         @lock = Mutex.new

@@ -5,8 +5,8 @@ require "timeout"
 require "tmpdir"
 require "fileutils"
 require "rackbench/clock"
-require "rackbench/sampling/process_tree"
-require "rackbench/sampling/sockets"
+require "rackbench/system/process_tree"
+require "rackbench/system/sockets"
 
 module Rackbench
   # Runs rackbench as a user does: `bundle exec rackbench ...` as a real

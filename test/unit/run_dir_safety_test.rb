@@ -3,7 +3,7 @@
 require "test_helper"
 require "rackbench/plan/config"
 require "rackbench/runner/measurement"
-require "rackbench/server/error_line"
+require "rackbench/process/error_line"
 
 # Smaller promises of the run directory: bounded file names, no duplicate
 # setups folded into repetitions, log tails read from the end only.
@@ -34,8 +34,8 @@ class RunDirSafetyTest < Minitest::Test
       f.puts "ArgumentError: the real reason"
     end
     assert_operator File.size(path), :>, 3_000_000
-    tail = Rackbench::Server::ErrorLine.tail(path, 2)
+    tail = Rackbench::ProcessControl::ErrorLine.tail(path, 2)
     assert_equal "GET /hello 199999\nArgumentError: the real reason", tail
-    assert_operator Rackbench::Server::ErrorLine.tail_text(path).bytesize, :<=, Rackbench::Server::ErrorLine::TAIL_BYTES
+    assert_operator Rackbench::ProcessControl::ErrorLine.tail_text(path).bytesize, :<=, Rackbench::ProcessControl::ErrorLine::TAIL_BYTES
   end
 end

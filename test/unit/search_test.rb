@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "rackbench/search/knee"
-require "rackbench/search/slo"
+require "rackbench/stats/slo"
 
 class KneeTest < Minitest::Test
   def test_integer_levels_double_then_bisect_to_the_boundary
@@ -37,7 +37,7 @@ class KneeTest < Minitest::Test
 end
 
 class SloTest < Minitest::Test
-  SLO = Rackbench::Search::Slo.new(p99_ms: 500, error_rate: 0.001, health: true)
+  SLO = Rackbench::Stats::Slo.new(p99_ms: 500, error_rate: 0.001, health: true)
 
   def record(p99: 100, requests: 1000, errors: 0, **extra)
     { "latency_ms" => { "p99" => p99 }, "requests" => requests, "error_total" => errors }.merge(extra.transform_keys(&:to_s))
@@ -64,7 +64,7 @@ require "rackbench/plan/setup"
 # A capacity level's verdict and the reason stored with it agree.
 class CapacityDecisionTest < Minitest::Test
   Capacity = Rackbench::Search::Capacity
-  SLO = Rackbench::Search::Slo.new(p99_ms: 500, error_rate: 0.001)
+  SLO = Rackbench::Stats::Slo.new(p99_ms: 500, error_rate: 0.001)
 
   # Answers each measure with the next scripted record.
   FakeSession = Struct.new(:records, :measured) do
@@ -114,7 +114,7 @@ class CapacityDecisionTest < Minitest::Test
   end
 
   def test_every_decision_states_a_reason_of_its_own_side
-    v = Rackbench::Search::Slo::Verdict
+    v = Rackbench::Stats::Slo::Verdict
     [[true, false], [false, true], [true, false, false], [false, true, true]].each do |passes|
       verdicts = passes.map { |p| v.new(pass: p, reason: p ? "within" : "over", marginal: true) }
       pass, reason = Capacity.decision(verdicts)

@@ -88,7 +88,7 @@ end
 
 # The line of a log that says what went wrong.
 class ErrorLineTest < Minitest::Test
-  E = Rackbench::Server::ErrorLine
+  E = Rackbench::ProcessControl::ErrorLine
 
   def test_skips_backtrace_lines_for_the_error
     log = <<~LOG

@@ -10,7 +10,7 @@ require_relative "../runner"
 require_relative "../report/capacity_text"
 require_relative "../report/html"
 require_relative "../search/capacity"
-require_relative "../search/slo"
+require_relative "../stats/slo"
 
 module Rackbench
   module CLI
@@ -37,7 +37,7 @@ module Rackbench
 
         config, @left_out = ServerCheck.plan!(config, env: @env)
         engine!
-        slo = Search::Slo.new(p99_ms: search[:slo_p99], error_rate: search[:max_errors] / 100.0,
+        slo = Stats::Slo.new(p99_ms: search[:slo_p99], error_rate: search[:max_errors] / 100.0,
                               health: cli.key?(:health_timeout))
         execute(Plan.new(config), slo, search)
       end

@@ -11,10 +11,10 @@ require_relative "../load"
 require_relative "../runner"
 require_relative "../report/tune_text"
 require_relative "../report/html"
-require_relative "../search/slo"
+require_relative "../stats/slo"
 require_relative "../search/tune"
 require_relative "../search/tune/lab"
-require_relative "../search/tune/journal"
+require_relative "../store/tune_journal"
 
 module Rackbench
   module CLI
@@ -45,7 +45,7 @@ module Rackbench
         opts = cli.slice(*SEARCH)
         config = Config.build(cli.except(*SEARCH).merge(endpoints: endpoints(cli), setups: [], warmup: 1, cooldown: 0))
         opts[:servers] = checked_servers(opts[:servers], config)
-        slo = Search::Slo.new(p99_ms: opts[:slo_p99], error_rate: opts[:max_errors] / 100.0, health: cli.key?(:health_timeout))
+        slo = Stats::Slo.new(p99_ms: opts[:slo_p99], error_rate: opts[:max_errors] / 100.0, health: cli.key?(:health_timeout))
         raise Error, Load::Wrk::NOT_FOUND unless Load.engine("wrk").available?
 
         execute(Plan.new(config), slo, opts)
@@ -98,7 +98,7 @@ module Rackbench
         runner = Runner.new(plan: plan, store: store, engine: Load.engine("wrk"), listener: listener)
         runner.with_context do |ctx|
           lab = Search::Tune::Lab.new(context: ctx, endpoint: plan.endpoints.first, slo: slo, deadline: deadline)
-          Search::Tune.new(lab: lab, journal: Search::Tune::Journal.new(store), deadline: deadline, servers: opts[:servers],
+          Search::Tune.new(lab: lab, journal: Store::TuneJournal.new(store), deadline: deadline, servers: opts[:servers],
                            budget_mb: opts[:memory_budget], slo: slo, endpoint: plan.endpoints.first, cores: Etc.nprocessors,
                            max_workers: opts[:max_workers], puma_threads: opts[:puma_threads], say: say,
                            margin: plan.config[:margin], seed: plan.config[:seed]).call

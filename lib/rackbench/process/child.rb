@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../sampling/process_tree"
+require_relative "../system/process_tree"
 require_relative "registry"
 require_relative "journal"
 require_relative "../clock"
@@ -74,13 +74,13 @@ module Rackbench
 
       # Graceful stop: sig to the group, KILL after timeout, reap, then KILL
       # any descendant that escaped the group and outlived its parent.
-      # also: process entries (Sampling::ProcessTree::Entry) known to belong to
+      # also: process entries (System::ProcessTree::Entry) known to belong to
       # this child though outside its tree, e.g. a daemonized watchdog.
       # An interrupt arriving meanwhile waits until the stop is done (a second
       # one KILLs the group, which ends the wait early: CLI::Interrupts).
       def stop(sig = "TERM", timeout: 10, also: [])
         Thread.handle_interrupt(Interrupted => :never) do
-          escaped = (Sampling::ProcessTree.descendants(@pid) + also).reject { |e| e.pgid == @pid || e.pid == @pid }
+          escaped = (System::ProcessTree.descendants(@pid) + also).reject { |e| e.pgid == @pid || e.pid == @pid }
           Registry.remember(escaped)
           if alive?
             signal(sig)
@@ -113,23 +113,23 @@ module Rackbench
 
       def group_alive?
         Process.kill(0, -@pid)
-        Sampling::ProcessTree.all.any? { |e| e.pgid == @pid && !Sampling::ProcessTree.zombie?(e.pid) }
+        System::ProcessTree.all.any? { |e| e.pgid == @pid && !System::ProcessTree.zombie?(e.pid) }
       rescue Errno::ESRCH, Errno::EPERM
         false
       end
 
       def kill_survivors(entries)
         entries.each do |e|
-          next unless Sampling::ProcessTree.alive?(e)
+          next unless System::ProcessTree.alive?(e)
 
           Process.kill("TERM", e.pid)
         rescue Errno::ESRCH, Errno::EPERM
           nil
         end
         deadline = Clock.now + 3
-        sleep 0.05 while entries.any? { |e| Sampling::ProcessTree.alive?(e) } && Clock.now < deadline
+        sleep 0.05 while entries.any? { |e| System::ProcessTree.alive?(e) } && Clock.now < deadline
         entries.each do |e|
-          Process.kill("KILL", e.pid) if Sampling::ProcessTree.alive?(e)
+          Process.kill("KILL", e.pid) if System::ProcessTree.alive?(e)
         rescue Errno::ESRCH, Errno::EPERM
           nil
         end

@@ -2,7 +2,7 @@
 
 require "json"
 require "time"
-require_relative "../sampling/process_tree"
+require_relative "../system/process_tree"
 require_relative "../clock"
 
 module Rackbench
@@ -29,7 +29,7 @@ module Rackbench
 
       # This rackbench's mark: "pid:starttime".
       def self.owner
-        @owner ||= "#{Process.pid}:#{Sampling::ProcessTree.read_stat(Process.pid)&.starttime}"
+        @owner ||= "#{Process.pid}:#{System::ProcessTree.read_stat(Process.pid)&.starttime}"
       end
 
       def initialize(dir)
@@ -37,7 +37,7 @@ module Rackbench
       end
 
       def started(pid, argv)
-        entry = Sampling::ProcessTree.read_stat(pid)
+        entry = System::ProcessTree.read_stat(pid)
         write("event" => "start", "pid" => pid, "starttime" => entry&.starttime, "owner" => self.class.owner,
               "argv" => argv.first(3), "at" => Clock.wall_iso8601)
       end
@@ -57,7 +57,7 @@ module Rackbench
         open = records.select { |r| r["event"] == "start" && !stopped.include?(r["pid"]) }
         owners = records.map { |r| r["owner"] }.compact.uniq.reject { |o| owner_alive?(o) }
         roots = open.select { |r| owners.include?(r["owner"]) }.filter_map do |r|
-          e = Sampling::ProcessTree.read_stat(r["pid"])
+          e = System::ProcessTree.read_stat(r["pid"])
           e if e && e.starttime == r["starttime"]
         end
         collect(roots, owners)
@@ -71,8 +71,8 @@ module Rackbench
       def self.left_by(boot)
         want = "#{BOOT_VAR}=#{boot}"
         mine = "#{OWNER_VAR}=#{owner}"
-        Sampling::ProcessTree.all.select do |e|
-          next false if e.pid == Process.pid || Sampling::ProcessTree.zombie?(e.pid)
+        System::ProcessTree.all.select do |e|
+          next false if e.pid == Process.pid || System::ProcessTree.zombie?(e.pid)
 
           env = File.binread("/proc/#{e.pid}/environ").split("\0")
           env.include?(want) && env.include?(mine)
@@ -83,7 +83,7 @@ module Rackbench
 
       # Live processes marked by any rackbench that no longer runs.
       def self.orphans
-        marks = Sampling::ProcessTree.all.filter_map { |e| (m = owner_of(e.pid)) && [e, m] }
+        marks = System::ProcessTree.all.filter_map { |e| (m = owner_of(e.pid)) && [e, m] }
         dead = marks.map(&:last).uniq.reject { |o| owner_alive?(o) }
         collect([], dead, marks)
       end
@@ -93,24 +93,24 @@ module Rackbench
       def self.stop(entries, timeout: 5)
         entries.each { |e| signal(e, "TERM") }
         deadline = Clock.now + timeout
-        sleep 0.05 while entries.any? { |e| Sampling::ProcessTree.alive?(e) } && Clock.now < deadline
-        entries.each { |e| signal(e, "KILL") if Sampling::ProcessTree.alive?(e) }
+        sleep 0.05 while entries.any? { |e| System::ProcessTree.alive?(e) } && Clock.now < deadline
+        entries.each { |e| signal(e, "KILL") if System::ProcessTree.alive?(e) }
         entries
       end
 
       def self.describe(entries)
-        entries.first(6).map { |e| "#{e.pid} #{Sampling::ProcessTree.cmdline(e.pid)[0, 40].strip}" }.join(", ") +
+        entries.first(6).map { |e| "#{e.pid} #{System::ProcessTree.cmdline(e.pid)[0, 40].strip}" }.join(", ") +
           (entries.size > 6 ? ", ..." : "")
       end
 
       def self.collect(roots, owners, marks = nil)
         return [] if roots.empty? && owners.empty?
 
-        all = Sampling::ProcessTree.all
+        all = System::ProcessTree.all
         marks ||= all.filter_map { |e| (m = owner_of(e.pid)) && [e, m] }
-        found = roots.flat_map { |r| all.select { |e| e.pgid == r.pid } + Sampling::ProcessTree.tree(r.pid) }
+        found = roots.flat_map { |r| all.select { |e| e.pgid == r.pid } + System::ProcessTree.tree(r.pid) }
         found += marks.select { |_, m| owners.include?(m) }.map(&:first)
-        found.reject { |e| e.pid == Process.pid || Sampling::ProcessTree.zombie?(e.pid) }.uniq(&:pid)
+        found.reject { |e| e.pid == Process.pid || System::ProcessTree.zombie?(e.pid) }.uniq(&:pid)
       end
 
       def self.owner_of(pid)
@@ -121,7 +121,7 @@ module Rackbench
 
       def self.owner_alive?(owner)
         pid, start = owner.to_s.split(":").map(&:to_i)
-        entry = Sampling::ProcessTree.read_stat(pid)
+        entry = System::ProcessTree.read_stat(pid)
         !entry.nil? && entry.starttime == start
       end
 

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../sampling/process_tree"
+require_relative "../system/process_tree"
 require_relative "../error"
 
 module Rackbench
@@ -15,7 +15,7 @@ module Rackbench
       module_function
 
       def add(child)
-        entry = Sampling::ProcessTree.read_stat(child.pid)
+        entry = System::ProcessTree.read_stat(child.pid)
         @lock.synchronize do
           @children << child
           @history << entry if entry
@@ -60,8 +60,8 @@ module Rackbench
       # stopped, or a remembered process lives (lock-free, as kill_all).
       def anything_left?
         children = @children.dup
-        Sampling::ProcessTree.all.any? { |e| children.any? { |child| child.pid == e.pgid } && !Sampling::ProcessTree.zombie?(e.pid) } ||
-          @history.dup.any? { |entry| Sampling::ProcessTree.alive?(entry) }
+        System::ProcessTree.all.any? { |e| children.any? { |child| child.pid == e.pgid } && !System::ProcessTree.zombie?(e.pid) } ||
+          @history.dup.any? { |entry| System::ProcessTree.alive?(entry) }
       end
 
       # True while some child has not been stopped. Lock-free, for a trap
@@ -83,13 +83,13 @@ module Rackbench
       # signalled, so a pid the kernel has since reused is never hit.
       def kill_all
         children = @children.dup
-        all = Sampling::ProcessTree.all
-        strays = children.flat_map { |child| Sampling::ProcessTree.descendants(child.pid) }
+        all = System::ProcessTree.all
+        strays = children.flat_map { |child| System::ProcessTree.descendants(child.pid) }
         groups = all.map(&:pgid)
         children.each { |child| child.signal("KILL") if child.status.nil? || groups.include?(child.pid) }
         members = all.select { |e| children.any? { |child| child.pid == e.pgid } }
         (strays + members + @history.dup).each do |entry|
-          next if entry.pid == Process.pid || !Sampling::ProcessTree.alive?(entry)
+          next if entry.pid == Process.pid || !System::ProcessTree.alive?(entry)
 
           Process.kill("KILL", entry.pid)
         rescue Errno::ESRCH, Errno::EPERM

@@ -4,14 +4,14 @@ require "fileutils"
 require "securerandom"
 require_relative "journal"
 require_relative "../process/child"
-require_relative "../sampling/process_tree"
-require_relative "../sampling/sockets"
+require_relative "../system/process_tree"
+require_relative "../system/sockets"
 require_relative "../clock"
 require_relative "../error"
 require_relative "http_probe"
 require_relative "log_cap"
-require_relative "../server/error_line"
-require_relative "../server/boot_advice"
+require_relative "error_line"
+require_relative "boot_advice"
 
 module Rackbench
   module ProcessControl
@@ -61,7 +61,7 @@ module Rackbench
 
       def start
         FileUtils.mkdir_p(@dir)
-        raise port_taken if Sampling::Sockets.port_in_use?(@port)
+        raise port_taken if System::Sockets.port_in_use?(@port)
 
         tls = @tls ? { tls: @tls } : {}
         @files = @adapter.files(@setup, port: @port, dir: @dir, **tls)
@@ -83,7 +83,7 @@ module Rackbench
       # Every process of this server: the spawned tree plus daemonized parts.
       def processes
         roots = [@child.pid] + @adapter.extra_roots(@dir)
-        roots.flat_map { |pid| Sampling::ProcessTree.tree(pid) }.uniq(&:pid)
+        roots.flat_map { |pid| System::ProcessTree.tree(pid) }.uniq(&:pid)
       end
 
       # The processes that serve requests: the master alone when single, its
@@ -115,12 +115,12 @@ module Rackbench
       # setsid): stopped too (TERM, then KILL), and kept for the caller to say.
       def stop_leftovers
         left = Journal.left_by(@boot)
-        @leftovers = left.map { |e| "#{e.pid} #{Sampling::ProcessTree.cmdline(e.pid)[0, 60].strip}" }
+        @leftovers = left.map { |e| "#{e.pid} #{System::ProcessTree.cmdline(e.pid)[0, 60].strip}" }
         Journal.stop(left, timeout: 2) unless left.empty?
       end
 
       def log_tail(lines = 15)
-        Server::ErrorLine.tail(log_path, lines)
+        ProcessControl::ErrorLine.tail(log_path, lines)
       end
 
       private
@@ -129,7 +129,7 @@ module Rackbench
         loop do
           raise boot_exit unless @child.alive?
           return if HttpProbe.get(@host, @port, @ready_path, on_silence: :silent, tls: @tls) && owns_port?
-          raise port_taken if Sampling::Sockets.port_in_use?(@port) && !owns_port? && slept_a_while?(deadline)
+          raise port_taken if System::Sockets.port_in_use?(@port) && !owns_port? && slept_a_while?(deadline)
           raise failed("did not answer on port #{@port} within #{@boot_timeout} s") if Clock.now > deadline
 
           sleep 0.1
@@ -153,17 +153,17 @@ module Rackbench
       # The server's log says it will start no worker (Passenger: "Could not
       # spawn process"), so waiting out the boot timeout would gain nothing.
       def gave_up?
-        @adapter.spawn_failed?(Server::ErrorLine.tail_text(log_path))
+        @adapter.spawn_failed?(ProcessControl::ErrorLine.tail_text(log_path))
       end
 
       # Workers that never came up are usually an app that fails to load in
       # them (Passenger answers its own error page meanwhile): quote the log,
-      # with advice that fits the error (Server::BootAdvice).
+      # with advice that fits the error (ProcessControl::BootAdvice).
       def workers_why(found)
-        line = Server::ErrorLine.first(Server::ErrorLine.tail(log_path))
-        return "" unless found.zero? && line&.match?(Server::ErrorLine::ERROR)
+        line = ProcessControl::ErrorLine.first(ProcessControl::ErrorLine.tail(log_path))
+        return "" unless found.zero? && line&.match?(ProcessControl::ErrorLine::ERROR)
 
-        " (the app did not start in them: #{[line, Server::BootAdvice.app_load(line, root: app_root)].compact.join('; ')})"
+        " (the app did not start in them: #{[line, ProcessControl::BootAdvice.app_load(line, root: app_root)].compact.join('; ')})"
       end
 
       def app_root
@@ -180,15 +180,15 @@ module Rackbench
       end
 
       def owns_port?
-        Sampling::Sockets.ports_of(processes.map(&:pid)).include?(@port)
+        System::Sockets.ports_of(processes.map(&:pid)).include?(@port)
       end
 
       def boot_exit
         tail = log_tail
         return port_taken if tail.match?(/address already in use|EADDRINUSE/i)
 
-        line = Server::ErrorLine.first(Server::ErrorLine.tail(log_path)) || "(empty log)"
-        failed("exited during boot (#{@child.exit_summary}): #{[line, Server::BootAdvice.bundle(line, root: app_root)].compact.join('; ')}")
+        line = ProcessControl::ErrorLine.first(ProcessControl::ErrorLine.tail(log_path)) || "(empty log)"
+        failed("exited during boot (#{@child.exit_summary}): #{[line, ProcessControl::BootAdvice.bundle(line, root: app_root)].compact.join('; ')}")
       end
 
       def port_taken

@@ -4,7 +4,7 @@ require "json"
 
 require_relative "number_format"
 require_relative "../stats/verdict"
-require_relative "../search/tune/journal"
+require_relative "../store/tune_journal"
 
 module Rackbench
   module Report
@@ -14,8 +14,8 @@ module Rackbench
     # runner-up, and the throughput-vs-memory Pareto table.
     class TuneText
       def initialize(dir, io:)
-        @rows = Search::Tune::Journal.rows(dir) { |text| io.puts "Warning: #{text}" }
-        @rec = Search::Tune::Journal.recommendation(dir)
+        @rows = Store::TuneJournal.rows(dir) { |text| io.puts "Warning: #{text}" }
+        @rec = Store::TuneJournal.recommendation(dir)
         @dir = dir
         @io = io
       end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../stats/error_rate"
+
 module Rackbench
   class Runner
     # Classifies a load engine's error counts into server failures and tool
@@ -37,16 +39,9 @@ module Rackbench
           "artifacts" => { "read_close_delimited" => close_delimited, "read_after_error_response" => after_error } }
       end
 
-      # Failed requests / requests tried, each counted once: wrk's requests
-      # are responses (a status error or a late response is one of them);
-      # connect, write and read failures got no response, so they add to the
-      # requests tried, and so do the unanswered requests counted as
-      # timeouts (Unanswered). Over the whole run (responses: every response
-      # wrk read, not only those in a throughput window).
+      # Failed requests / requests tried, each counted once (Stats::ErrorRate).
       def error_rate(server_failures, responses, errors, unanswered: 0)
-        answered = errors["status"].to_i + errors["timeout"].to_i - unanswered
-        tried = responses + [server_failures - answered, 0].max
-        tried.positive? ? [server_failures.to_f / tried, 1.0].min : 0.0
+        Stats::ErrorRate.of(server_failures, responses, errors, unanswered: unanswered)
       end
 
       # Successful responses per second: throughput times the share of the

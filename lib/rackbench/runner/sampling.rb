@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../sampling/sampler"
-require_relative "../sampling/process_tree"
+require_relative "../system/process_tree"
 require_relative "../process/registry"
 require_relative "../load"
 
@@ -28,7 +28,7 @@ module Rackbench
 
           -> { server.call.merge("proxy" => front.processes) }
         elsif pid
-          -> { { "worker" => Rackbench::Sampling::ProcessTree.tree(pid) } }
+          -> { { "worker" => Rackbench::System::ProcessTree.tree(pid) } }
         end
       end
 

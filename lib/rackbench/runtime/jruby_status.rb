@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "jruby"
+require_relative "../finding"
 
 module Rackbench
   module Runtime
@@ -27,7 +28,7 @@ module Rackbench
       # `rackbench doctor`: a warning, not a failure (only "on jruby" setups need it).
       def finding(runtime)
         shown = text(runtime)
-        Doctor::Finding.new(level: shown.start_with?("not installed") ? :warn : :ok, topic: "jruby", text: shown)
+        Finding.new(level: shown.start_with?("not installed") ? :warn : :ok, topic: "jruby", text: shown)
       end
     end
   end

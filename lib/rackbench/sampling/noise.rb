@@ -3,8 +3,8 @@
 require "etc"
 require "set"
 require_relative "../clock"
-require_relative "proc_stat"
-require_relative "machine_cpu"
+require_relative "../system/proc_stat"
+require_relative "../system/machine_cpu"
 
 module Rackbench
   module Sampling
@@ -99,7 +99,7 @@ module Rackbench
       def initialize(proc_root: "/proc", root: Process.pid)
         @proc = proc_root
         @root = root
-        @machine = MachineCpu.new(proc_root: proc_root)
+        @machine = System::MachineCpu.new(proc_root: proc_root)
       end
 
       def measure(window)
@@ -128,7 +128,7 @@ module Rackbench
 
       # {[pid, starttime] => Stat}: the identity survives pid reuse.
       def processes
-        Dir.children(@proc).grep(/\A\d+\z/).filter_map { |pid| ProcStat.read(pid, proc_root: @proc) }
+        Dir.children(@proc).grep(/\A\d+\z/).filter_map { |pid| System::ProcStat.read(pid, proc_root: @proc) }
            .to_h { |s| [[s.pid, s.starttime], s] }
       end
 

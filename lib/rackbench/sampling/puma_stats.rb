@@ -2,7 +2,7 @@
 
 require "json"
 require "net/http"
-require_relative "sockets"
+require_relative "../system/sockets"
 
 module Rackbench
   module Sampling
@@ -30,7 +30,7 @@ module Rackbench
       # The control app's port: the port other than the server's own that
       # the master listens on; nil when there is none or more than one.
       def self.control_port(master_pid, server_port)
-        ports = Sockets.ports_of([master_pid]) - [server_port]
+        ports = System::Sockets.ports_of([master_pid]) - [server_port]
         ports.size == 1 ? ports.first : nil
       end
 

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../clock"
-require_relative "listen_queue"
-require_relative "machine_cpu"
+require_relative "../system/listen_queue"
+require_relative "../system/machine_cpu"
 
 module Rackbench
   module Sampling
@@ -24,7 +24,7 @@ module Rackbench
       # server_stats: nil or an object with #read -> [PumaStats::Worker]
       # unknown: {name => reason} for sources known to be missing up front
       def initialize(listeners:, server_stats: nil, unknown: {}, interval: DEFAULT_INTERVAL, clock: Clock,
-                     machine: MachineCpu.new)
+                     machine: System::MachineCpu.new)
         @listeners = listeners
         @server_stats = server_stats
         @interval = interval
@@ -91,7 +91,7 @@ module Rackbench
         @listeners.each do |name, port|
           next if @failed.key?(name)
 
-          depth = ListenQueue.read(port)
+          depth = System::ListenQueue.read(port)
           next fail_with(name, "no socket listens on port #{port}") unless depth
 
           row[name] = depth.depth

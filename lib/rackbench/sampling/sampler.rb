@@ -3,9 +3,9 @@
 require "etc"
 require_relative "../clock"
 require_relative "../error"
-require_relative "process_tree"
-require_relative "proc_stat"
-require_relative "memory"
+require_relative "../system/process_tree"
+require_relative "../system/proc_stat"
+require_relative "../system/memory"
 require_relative "trial_summary"
 
 module Rackbench
@@ -76,7 +76,7 @@ module Rackbench
         @budget = budget.to_f
         @last = {}
         @proc_root = proc_root
-        @stats = ProcStat::Handles.new(proc_root: proc_root)
+        @stats = System::ProcStat::Handles.new(proc_root: proc_root)
         @machine = machine
         @clock = clock
         @cores = cores
@@ -112,9 +112,9 @@ module Rackbench
           next if seen[pid]
 
           seen[pid] = true
-          entry = ProcessTree.read_stat(pid, proc_root: proc_root) or next
-          kids = ProcStat.children(pid, proc_root: proc_root)
-          return nil if kids.nil? && ProcessTree.read_stat(pid, proc_root: proc_root)
+          entry = System::ProcessTree.read_stat(pid, proc_root: proc_root) or next
+          kids = System::ProcStat.children(pid, proc_root: proc_root)
+          return nil if kids.nil? && System::ProcessTree.read_stat(pid, proc_root: proc_root)
 
           out << entry
           queue.concat(kids || [])
@@ -282,7 +282,7 @@ module Rackbench
         stat = @stats.read(pid)
         return nil if stat.nil? || stat.state == "Z" || (starttime && starttime != stat.starttime)
 
-        mem = memory && role != CLIENT ? Memory.read(pid, proc_root: @proc_root) : nil
+        mem = memory && role != CLIENT ? System::Memory.read(pid, proc_root: @proc_root) : nil
         Reading.new(pid: pid, starttime: stat.starttime, role: role, cpu_seconds: stat.cpu_seconds,
                     threads: stat.threads, rss: mem ? mem.rss : stat.rss_bytes, pss: mem&.pss, uss: mem&.uss,
                     stopped: %w[T t].include?(stat.state))

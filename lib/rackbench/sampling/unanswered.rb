@@ -2,8 +2,8 @@
 
 require_relative "../clock"
 require_relative "../periodic"
-require_relative "sock_diag"
-require_relative "sockets"
+require_relative "../system/sock_diag"
+require_relative "../system/sockets"
 
 module Rackbench
   module Sampling
@@ -66,9 +66,9 @@ module Rackbench
       # (SockDiag::Row). The load generator's socket inodes are read from
       # /proc/PID/fd again only when a connection it may own is new.
       def read
-        rows = SockDiag.dump([:established], info: true, dport: @port)
+        rows = System::SockDiag.dump([:established], info: true, dport: @port)
         if rows.any? { |r| !@inodes&.key?(r.inode) }
-          @inodes = @pids.call.flat_map { |pid| Sockets.socket_inodes(pid) }.to_h { |i| [i, true] }
+          @inodes = @pids.call.flat_map { |pid| System::Sockets.socket_inodes(pid) }.to_h { |i| [i, true] }
         end
         rows.select { |r| @inodes[r.inode] }
       end

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "knee"
-require_relative "slo"
+require_relative "../stats/slo"
 require_relative "../plan"
 require_relative "../load"
 require_relative "../clock"

@@ -92,7 +92,7 @@ module Rackbench
       end
 
       def worker?(entry, _master_pid)
-        Sampling::ProcessTree.cmdline(entry.pid).start_with?("Passenger RubyApp")
+        System::ProcessTree.cmdline(entry.pid).start_with?("Passenger RubyApp")
       end
 
       private

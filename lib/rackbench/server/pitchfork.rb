@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "unicorn"
-require_relative "../sampling/process_tree"
+require_relative "../system/process_tree"
 
 module Rackbench
   module Server
@@ -29,7 +29,7 @@ module Rackbench
 
       # The mold is a child of the monitor too; workers are told by their title.
       def worker?(entry, _master_pid)
-        WORKER_TITLE.match?(Sampling::ProcessTree.cmdline(entry.pid))
+        WORKER_TITLE.match?(System::ProcessTree.cmdline(entry.pid))
       end
 
       private

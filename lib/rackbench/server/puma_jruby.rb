@@ -9,7 +9,7 @@ module Rackbench
     # cluster mode, JRuby cannot fork). Runs through JRuby's launcher, which
     # execs java: the pid started is the JVM that owns the port, and TERM
     # stops it gracefully. The JVM's socket is IPv6 with a v4-mapped address
-    # (::ffff:127.0.0.1), found in /proc/net/tcp6 by Sampling::Sockets.
+    # (::ffff:127.0.0.1), found in /proc/net/tcp6 by System::Sockets.
     # Puma's -java gem and rack come from JRuby's own GEM_HOME.
     class PumaJruby < Puma
       register_runtime "jruby", of: Puma

@@ -53,7 +53,7 @@ class NoiseTest < Minitest::Test
     @hog = Rackbench::ProcessControl::Child.spawn(FOREIGN_HOG)
     assert @hog.wait(10), "the hog's parent exits at once"
     hog = nil
-    10.times { (hog = Rackbench::Sampling::ProcessTree.all.find { |e| e.pgid == @hog.pid }) ? break : sleep(0.05) }
+    10.times { (hog = Rackbench::System::ProcessTree.all.find { |e| e.pgid == @hog.pid }) ? break : sleep(0.05) }
     refute_nil hog, "the busy loop runs"
     refute_equal Process.pid, hog.ppid, "and is not ours"
     hog

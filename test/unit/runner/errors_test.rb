@@ -4,7 +4,7 @@ require "test_helper"
 require "rackbench/runner/errors"
 require "rackbench/runner/verify"
 require "rackbench/load/result"
-require "rackbench/search/slo"
+require "rackbench/stats/slo"
 
 class RunnerErrorsTest < Minitest::Test
   Outcome = Rackbench::Runner::Verify::Outcome
@@ -59,7 +59,7 @@ class RunnerErrorsTest < Minitest::Test
   end
 
   def test_the_slo_judges_the_once_counted_rate
-    slo = Rackbench::Search::Slo.new(p99_ms: 500, error_rate: 0.5)
+    slo = Rackbench::Stats::Slo.new(p99_ms: 500, error_rate: 0.5)
     record = { "latency_ms" => { "p99" => 10.0 }, "requests" => 100, "error_total" => 100,
                "errors" => { "status" => 100 } }
     refute slo.judge(record).pass, "every response failed: 100% > 50%"

@@ -10,6 +10,7 @@ require "rackbench/sampling/machine_window"
 class MachineWindowTest < Minitest::Test
   FIXTURES = File.expand_path("../../fixtures/proc", __dir__)
   include Rackbench::Sampling
+  include Rackbench::System
 
   FakeClock = Struct.new(:now) do
     def advance(seconds)

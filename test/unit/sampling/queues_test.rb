@@ -3,7 +3,7 @@
 require "test_helper"
 require "socket"
 require "json"
-require "rackbench/sampling/listen_queue"
+require "rackbench/system/listen_queue"
 require "rackbench/sampling/puma_stats"
 require "rackbench/sampling/queue_summary"
 require "rackbench/sampling/queues"
@@ -15,14 +15,14 @@ class QueuesTest < Minitest::Test
     server = TCPServer.new("127.0.0.1", 0)
     server.listen(7)
     port = server.addr[1]
-    assert_equal 0, Rackbench::Sampling::ListenQueue.read(port).depth
+    assert_equal 0, Rackbench::System::ListenQueue.read(port).depth
     clients = Array.new(3) { TCPSocket.new("127.0.0.1", port) }
     sleep 0.05
-    depth = Rackbench::Sampling::ListenQueue.read(port)
+    depth = Rackbench::System::ListenQueue.read(port)
     assert_equal 3, depth.depth
     assert_equal 7, depth.limit, "the listen(2) backlog"
     server.accept.close
-    assert_equal 2, Rackbench::Sampling::ListenQueue.read(port).depth
+    assert_equal 2, Rackbench::System::ListenQueue.read(port).depth
   ensure
     clients&.each(&:close)
     server&.close
@@ -30,7 +30,7 @@ class QueuesTest < Minitest::Test
 
   def test_no_listener_is_nil
     port = TCPServer.open("127.0.0.1", 0) { |s| s.addr[1] }
-    assert_nil Rackbench::Sampling::ListenQueue.read(port)
+    assert_nil Rackbench::System::ListenQueue.read(port)
   end
 
   CLUSTER = <<~JSON

@@ -8,6 +8,7 @@ require "rackbench/process/child"
 class SamplerTest < Minitest::Test
   FIXTURES = File.expand_path("../../fixtures/proc", __dir__)
   include Rackbench::Sampling
+  include Rackbench::System
 
   FakeClock = Struct.new(:now) do
     def advance(seconds)

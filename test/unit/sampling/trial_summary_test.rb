@@ -6,6 +6,7 @@ require "rackbench/sampling/trial_summary"
 
 class TrialSummaryTest < Minitest::Test
   include Rackbench::Sampling
+  include Rackbench::System
   MB = 1024 * 1024
 
   def r(pid, role, cpu, pss: 10 * MB, rss: 30 * MB, uss: 4 * MB, start: 1, threads: 5)

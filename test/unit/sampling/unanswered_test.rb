@@ -3,7 +3,7 @@
 require "test_helper"
 require "socket"
 require "rackbench/sampling/unanswered"
-require "rackbench/sampling/listen_queue"
+require "rackbench/system/listen_queue"
 
 # Real loopback sockets of this process, read back through sock_diag.
 class UnansweredTest < Minitest::Test
@@ -51,7 +51,7 @@ class UnansweredTest < Minitest::Test
   def test_the_kernel_filters_by_remote_port
     @quiet = TCPSocket.new("127.0.0.1", @port)
     @quiet_peer = @server.accept
-    dump = Rackbench::Sampling::SockDiag
+    dump = Rackbench::System::SockDiag
     mask = 1 << dump::STATES[:established]
     filtered = dump.dump_family(Socket::AF_INET, mask, false, @port)
     assert_equal [@port], filtered.map(&:dport)
@@ -61,7 +61,7 @@ class UnansweredTest < Minitest::Test
 
   def test_the_listen_queue_reads_through_the_same_dump
     @quiet = TCPSocket.new("127.0.0.1", @port) # completed by the kernel, not accepted
-    depth = Rackbench::Sampling::ListenQueue.read(@port)
+    depth = Rackbench::System::ListenQueue.read(@port)
     assert_equal 1, depth.depth
     assert_operator depth.limit, :>, 0
   end

@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "rackbench/plan/setup"
-require "rackbench/search/slo"
+require "rackbench/stats/slo"
 require "rackbench/search/tune/entry"
 require "rackbench/search/tune/racing"
 require "rackbench/search/tune/noise"
@@ -141,7 +141,7 @@ class TuneRacingTest < Minitest::Test
     runs.each_with_index.map { |r, i| r.merge("round" => i + 1) }
   end
 
-  def ranking(*entries, slo: Rackbench::Search::Slo.new(p99_ms: 300))
+  def ranking(*entries, slo: Rackbench::Stats::Slo.new(p99_ms: 300))
     Tune::Ranking.new(entries, slo: slo, margin: 0.05, endpoint: "/pause/0.05", rate: 410)
   end
 
@@ -186,7 +186,7 @@ class TuneRacingTest < Minitest::Test
   end
 
   def test_confirmation_shortens_reasons
-    slo = Rackbench::Search::Slo.new(p99_ms: 300)
+    slo = Rackbench::Stats::Slo.new(p99_ms: 300)
     bad = run_at(170, 700).merge("valid" => false, "invalid_reason" => "achieved 171.4 req/s, 77.9% of the 220 req/s target " \
                                                                            "(below 99%): the server did not answer every planned request")
     c = R.confirmation([bad, bad, run_at(220, 100)], slo)

@@ -2,10 +2,10 @@
 
 require "test_helper"
 require "json"
-require "rackbench/search/slo"
+require "rackbench/stats/slo"
 require "rackbench/search/tune"
 require "rackbench/search/tune/lab"
-require "rackbench/search/tune/journal"
+require "rackbench/store/tune_journal"
 require "rackbench/store/run_dir"
 require "rackbench/report/tune_text"
 
@@ -146,7 +146,7 @@ class TuneSearchTest < Minitest::Test
     lab.deadline = deadline
     lines = []
     t = Tune.new(lab: lab, journal: journal, deadline: deadline, servers: servers, budget_mb: budget,
-                 slo: Rackbench::Search::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2,
+                 slo: Rackbench::Stats::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2,
                  say: ->(line) { lines << line }, **opts)
     rec = t.call
     [rec, journal, lab, lines, clock[0]]
@@ -222,7 +222,7 @@ class TuneSearchTest < Minitest::Test
     lab = SlippingLab.new(IO_BOUND, clock)
     lab.deadline = deadline
     rec = Tune.new(lab: lab, journal: FakeJournal.new, deadline: deadline, servers: %w[puma], budget_mb: 2048,
-                   slo: Rackbench::Search::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2).call
+                   slo: Rackbench::Stats::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2).call
     assert_equal [false, "load generator"], rec["edges"].values_at("bracketed", "bound")
     assert_match(/the knee search of puma x4:24 was limited by the load generator \(the load generator fell behind its schedule\)/, rec["edges"]["note"])
   end
@@ -380,7 +380,7 @@ class TuneSearchTest < Minitest::Test
     dir = File.join(tmpdir, "run")
     store = Rackbench::Store::RunDir.create(dir)
     rec, = tune(model: CPU_BOUND, servers: %w[puma unicorn], puma_threads: [1, 5], max_workers: 2,
-                journal: Tune::Journal.new(store))
+                journal: Rackbench::Store::TuneJournal.new(store))
     assert_equal rec, JSON.parse(File.read(File.join(dir, "recommendation.json")))
     assert_includes File.read(File.join(dir, "config", "puma.rb")), "\nworkers 2\n"
     rows = File.readlines(File.join(dir, "tune.jsonl")).map { |l| JSON.parse(l) }

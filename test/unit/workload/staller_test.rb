@@ -3,7 +3,7 @@
 require "test_helper"
 require "support/staller"
 require "rackbench/process/child"
-require "rackbench/sampling/process_tree"
+require "rackbench/system/process_tree"
 require "rackbench/clock"
 
 # The staller against a small real process tree (sh with two sleeping
@@ -67,7 +67,7 @@ class StallerTest < Minitest::Test
   private
 
   def tree
-    Rackbench::Sampling::ProcessTree.tree(@child.pid).map(&:pid)
+    Rackbench::System::ProcessTree.tree(@child.pid).map(&:pid)
   end
 
   # The states once the block accepts them, or the last read after 2 s.

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../../doctor"
+require_relative "../../finding"
 require_relative "../../error"
 require_relative "probe"
 
@@ -26,9 +26,9 @@ module Rackbench
                  "#{format('%+.3f', offset)} s from this machine's (within #{format('%.3f', info.round_trip_s / 2)} s)"
           far = offset.abs - info.round_trip_s / 2 > CLOCK_WARN_S
           text += ": synchronise its clock (NTP) so stored times agree" if far
-          Rackbench::Doctor::Finding.new(level: far ? :warn : :ok, topic: "load host", text: text)
+          Rackbench::Finding.new(level: far ? :warn : :ok, topic: "load host", text: text)
         rescue Error => e
-          Rackbench::Doctor::Finding.new(level: :fail, topic: "load host", text: e.message.sub(/\Aload host /, ""))
+          Rackbench::Finding.new(level: :fail, topic: "load host", text: e.message.sub(/\Aload host /, ""))
         end
       end
     end

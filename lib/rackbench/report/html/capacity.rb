@@ -4,7 +4,7 @@ require_relative "escape"
 require_relative "chart_data"
 require_relative "../number_format"
 require_relative "../../stats/summary"
-require_relative "../../search/slo"
+require_relative "../../stats/slo"
 
 module Rackbench
   module Report
@@ -137,7 +137,7 @@ module Rackbench
         def verdicts(row, trials)
           s = slo(row["endpoint"])
           judge = s["p99_ms"].is_a?(Numeric) &&
-                  Search::Slo.new(p99_ms: s["p99_ms"], error_rate: s["error_rate"].is_a?(Numeric) ? s["error_rate"] : 0.001,
+                  Stats::Slo.new(p99_ms: s["p99_ms"], error_rate: s["error_rate"].is_a?(Numeric) ? s["error_rate"] : 0.001,
                                   health: s["health_checks"] == true)
           trials.map do |t|
             verdict = judge && judge.judge(t)

@@ -6,7 +6,7 @@ require_relative "../number_format"
 require_relative "../quiet_notes"
 require_relative "../protocol_note"
 require_relative "../../stats/decision"
-require_relative "../../search/slo"
+require_relative "../../stats/slo"
 
 module Rackbench
   module Report
@@ -126,7 +126,7 @@ module Rackbench
                              "then bisection between the last pass and the first failure"],
                   ["Levels per search at most", search["max_levels"]],
                   ["Verdict", "a level passes when its p99 and error rate meet the SLO (and an open-loop level keeps its " \
-                              "schedule); a p99 within #{(Search::Slo::MARGIN * 100).round}% of the objective is measured " \
+                              "schedule); a p99 within #{(Stats::Slo::MARGIN * 100).round}% of the objective is measured " \
                               "again, up to 3 times, and the majority decides"],
                   ["Latency", "open loop: from each request's planned send (queueing shows); closed loop: from each " \
                               "request's send (hides coordinated omission)"],

@@ -7,7 +7,7 @@ require_relative "../number_format"
 require_relative "../tune_text"
 require_relative "../answer_text"
 require_relative "../../stats/cells"
-require_relative "../../search/tune/journal"
+require_relative "../../store/tune_journal"
 
 module Rackbench
   module Report
@@ -30,7 +30,7 @@ module Rackbench
         def initialize(dataset)
           @data = dataset
           @dir = dataset.path.to_s
-          @rec = Search::Tune::Journal.recommendation(@dir)
+          @rec = Store::TuneJournal.recommendation(@dir)
         end
 
         def facts

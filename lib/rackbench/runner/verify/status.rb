@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "cgi"
-require_relative "../../server/error_line"
+require_relative "../../process/error_line"
 
 module Rackbench
   class Runner
@@ -46,7 +46,7 @@ module Rackbench
           text = "status #{res.status}: #{summary(res.body.to_s)}"
           return text unless server_log && res.status >= 500
 
-          line = Server::ErrorLine.last(Server::ErrorLine.tail(server_log))
+          line = ProcessControl::ErrorLine.last(ProcessControl::ErrorLine.tail(server_log))
           line ? "#{text}; the server log says: #{line} (#{server_log})" : "#{text}; see #{server_log}"
         end
 

@@ -3,9 +3,9 @@
 require "fileutils"
 require_relative "../../process/child"
 require_relative "../../process/log_cap"
-require_relative "../error_line"
-require_relative "../../sampling/process_tree"
-require_relative "../../sampling/sockets"
+require_relative "../../process/error_line"
+require_relative "../../system/process_tree"
+require_relative "../../system/sockets"
 require_relative "../../clock"
 require_relative "../../error"
 require_relative "../../process/http_probe"
@@ -75,7 +75,7 @@ module Rackbench
         end
 
         def processes
-          @child ? Sampling::ProcessTree.tree(@child.pid) : []
+          @child ? System::ProcessTree.tree(@child.pid) : []
         end
 
         def alive?
@@ -136,7 +136,7 @@ module Rackbench
 
         def wait_ready(deadline)
           until ProcessControl::HttpProbe.get(@host, @port, "/health", on_silence: :silent, tls: @tls) &&
-                Sampling::Sockets.ports_of(processes.map(&:pid)).include?(@port)
+                System::Sockets.ports_of(processes.map(&:pid)).include?(@port)
             raise failed(exit_reason) unless @child.alive?
             raise failed("did not answer on port #{@port}") if Clock.now > deadline
 
@@ -147,18 +147,18 @@ module Rackbench
         # nginx's own words for why it stopped: a port another process holds
         # is named as such ("bind() ... failed (98: Address already in use)").
         def exit_reason
-          log = ErrorLine.tail(File.join(@dir, "error.log"), 20) + "\n" + ErrorLine.tail(File.join(@dir, "nginx.log"), 20)
+          log = ProcessControl::ErrorLine.tail(File.join(@dir, "error.log"), 20) + "\n" + ProcessControl::ErrorLine.tail(File.join(@dir, "nginx.log"), 20)
           if log.match?(/Address already in use/)
             return "could not listen on #{@host}:#{@port}: the port is already in use by another process; " \
                    "stop that process or choose another --port"
           end
 
-          line = ErrorLine.first(log)
+          line = ProcessControl::ErrorLine.first(log)
           "exited at start (#{@child.exit_summary})#{line ? ": #{line}" : ''}"
         end
 
         def failed(what)
-          tail = ErrorLine.tail(File.join(@dir, "error.log"), 5)
+          tail = ProcessControl::ErrorLine.tail(File.join(@dir, "error.log"), 5)
           SetupFailed.new("nginx #{what}; see #{File.join(@dir, 'error.log')}", log_tail: tail)
         end
       end

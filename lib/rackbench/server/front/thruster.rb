@@ -3,9 +3,9 @@
 require "fileutils"
 require_relative "../../process/child"
 require_relative "../../process/log_cap"
-require_relative "../error_line"
-require_relative "../../sampling/process_tree"
-require_relative "../../sampling/sockets"
+require_relative "../../process/error_line"
+require_relative "../../system/process_tree"
+require_relative "../../system/sockets"
 require_relative "../../clock"
 require_relative "../../error"
 require_relative "../../process/http_probe"
@@ -94,7 +94,7 @@ module Rackbench
         end
 
         def processes
-          @child ? Sampling::ProcessTree.tree(@child.pid).reject { |p| p.pid != @child.pid && p.comm == "sleep" } : []
+          @child ? System::ProcessTree.tree(@child.pid).reject { |p| p.pid != @child.pid && p.comm == "sleep" } : []
         end
 
         def alive?
@@ -114,7 +114,7 @@ module Rackbench
 
         def wait_ready(deadline)
           until ProcessControl::HttpProbe.get(@host, @port, "/health", on_silence: :silent) &&
-                Sampling::Sockets.ports_of([@child.pid]).include?(@port)
+                System::Sockets.ports_of([@child.pid]).include?(@port)
             raise failed(exit_reason) unless @child.alive?
             raise failed("did not answer on port #{@port}") if Clock.now > deadline
 
@@ -123,18 +123,18 @@ module Rackbench
         end
 
         def exit_reason
-          log = ErrorLine.tail(log_path, 20)
+          log = ProcessControl::ErrorLine.tail(log_path, 20)
           if log.match?(/address already in use/i)
             return "could not listen on port #{@port}: the port is already in use by another process; " \
                    "stop that process or choose another --port"
           end
 
-          line = ErrorLine.first(log)
+          line = ProcessControl::ErrorLine.first(log)
           "exited at start (#{@child.exit_summary})#{line ? ": #{line}" : ''}"
         end
 
         def failed(what)
-          SetupFailed.new("thruster #{what}; see #{log_path}", log_tail: ErrorLine.tail(log_path, 5))
+          SetupFailed.new("thruster #{what}; see #{log_path}", log_tail: ProcessControl::ErrorLine.tail(log_path, 5))
         end
       end
     end

@@ -3,7 +3,7 @@
 require_relative "sock_diag"
 
 module Rackbench
-  module Sampling
+  module System
     # The kernel's accept queue of listening TCP sockets: connections the
     # kernel completed that the server has not accept(2)ed yet. For a server
     # without keep-alive (Unicorn, Pitchfork) this is where every request

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Rackbench
-  module Server
+  module ProcessControl
     # The line of a server's log that says what went wrong, for a one-line
     # message: not the last line (a backtrace's "from .../bin/puma:25:in
     # '<main>'"), but a line that names an error: an exception class

@@ -3,7 +3,7 @@
 require "etc"
 
 module Rackbench
-  module Sampling
+  module System
     # Per-process CPU time, thread count and RSS from /proc/PID/stat (Linux).
     #
     # utime and stime count clock ticks (USER_HZ, 100 per second on Linux:

@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/sampling/memory"
+require "rackbench/system/memory"
 
 class MemoryTest < Minitest::Test
   ROOT = File.expand_path("../../fixtures/proc", __dir__)
-  Memory = Rackbench::Sampling::Memory
+  Memory = Rackbench::System::Memory
 
   def test_reads_smaps_rollup
     m = Memory.read(100, proc_root: ROOT)

@@ -2,12 +2,12 @@
 
 require "test_helper"
 require "rbconfig"
-require "rackbench/sampling/proc_stat"
+require "rackbench/system/proc_stat"
 require "rackbench/process/child"
 
 class ProcStatTest < Minitest::Test
   ROOT = File.expand_path("../../fixtures/proc", __dir__)
-  Stat = Rackbench::Sampling::ProcStat
+  Stat = Rackbench::System::ProcStat
 
   def test_reads_cpu_threads_and_rss_from_stat
     s = Stat.read(101, proc_root: ROOT)
@@ -44,7 +44,7 @@ class ProcStatTest < Minitest::Test
 end
 
 class ProcStatHandlesTest < Minitest::Test
-  Stat = Rackbench::Sampling::ProcStat
+  Stat = Rackbench::System::ProcStat
 
   def test_rereads_open_files_and_returns_nil_once_the_process_is_gone
     handles = Stat::Handles.new

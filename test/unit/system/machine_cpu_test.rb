@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/sampling/machine_cpu"
+require "rackbench/system/machine_cpu"
 require "rackbench/sampling/noise"
 
 class MachineCpuTest < Minitest::Test
@@ -12,7 +12,7 @@ class MachineCpuTest < Minitest::Test
 
   def test_busy_includes_steal_and_steal_is_reported_on_its_own
     root = tmpdir
-    cpu = Rackbench::Sampling::MachineCpu.new(proc_root: root, cores: 2)
+    cpu = Rackbench::System::MachineCpu.new(proc_root: root, cores: 2)
     File.write(File.join(root, "stat"), stat(1000, 1000, 100))
     cpu.start
     # 200 jiffies passed over 2 CPUs: 100 user, 60 idle, 40 steal

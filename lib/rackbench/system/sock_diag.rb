@@ -3,7 +3,7 @@
 require "socket"
 
 module Rackbench
-  module Sampling
+  module System
     # One sock_diag netlink dump of TCP sockets (NETLINK_SOCK_DIAG, the
     # interface `ss` uses), restricted by the kernel to the TCP states asked
     # for, so it walks only those hash tables (the listening hash alone takes

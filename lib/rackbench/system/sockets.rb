@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Rackbench
-  module Sampling
+  module System
     # Which processes hold a listening TCP socket, from /proc/net/tcp{,6} and
     # /proc/PID/fd (Linux only). Used to prove that the server we booted, not
     # some other process, owns the port we are about to load, and by the test

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Rackbench
-  module Server
+  module ProcessControl
     # What to do about an app that failed to boot, chosen from the error
     # ErrorLine quoted: advice only where it fits the failure.
     #

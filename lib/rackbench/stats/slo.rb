@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
 require_relative "../error"
-require_relative "../runner/errors"
+require_relative "error_rate"
 
 module Rackbench
-  module Search
+  module Stats
     # A service-level objective a load level must meet: p99 latency at most
     # p99_ms, server errors at most error_rate of all responses, an open-loop
     # trial valid (its rate achieved on schedule), and, when health_timeout
@@ -55,13 +55,13 @@ module Rackbench
         "#{record.dig('health', 'failures')} health check(s) failed (slowest #{fmt(record.dig('health', 'max_ms'))})"
       end
 
-      # Each failed request counted once (Runner::Errors.error_rate, stored
+      # Each failed request counted once (Stats::ErrorRate, stored
       # in the record); a record stored before that field existed: failures
       # over requests plus the failures that got no response.
       def measured_error_rate(record)
         return record["error_rate"] if record["error_rate"]
 
-        Runner::Errors.error_rate(record["error_total"].to_i, record["requests"].to_i, record["errors"] || {})
+        ErrorRate.of(record["error_total"].to_i, record["requests"].to_i, record["errors"] || {})
       end
 
       def fmt(ms)

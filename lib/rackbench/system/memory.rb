@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Rackbench
-  module Sampling
+  module System
     # RSS, PSS and USS of one process, in bytes, from /proc/PID/smaps_rollup
     # (Linux 4.14+), else summed over every mapping of /proc/PID/smaps.
     #

@@ -3,7 +3,7 @@
 require "etc"
 
 module Rackbench
-  module Sampling
+  module System
     # The whole machine's CPU use over an interval, from the first line of
     # /proc/stat (jiffies per state, summed over every CPU): busy = all but
     # idle and iowait, as a share of all jiffies that passed, times the

@@ -1,14 +1,14 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/server/error_line"
-require "rackbench/server/boot_advice"
+require "rackbench/process/error_line"
+require "rackbench/process/boot_advice"
 
 # The line quoted from a real boot failure (test/fixtures/boot_logs), and the
 # advice that goes with it.
 class BootLogQuoteTest < Minitest::Test
-  E = Rackbench::Server::ErrorLine
-  A = Rackbench::Server::BootAdvice
+  E = Rackbench::ProcessControl::ErrorLine
+  A = Rackbench::ProcessControl::BootAdvice
   LOGS = File.expand_path("../../fixtures/boot_logs", __dir__)
 
   STRINGIO = "You have already activated stringio 3.0.1.2, but your Gemfile requires stringio 3.2.0. Since stringio is a " \

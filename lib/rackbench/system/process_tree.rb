@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Rackbench
-  module Sampling
+  module System
     # Reads the process tree from /proc (Linux only).
     #
     # Method: one pass over /proc/[0-9]*/stat per call, building parent ->

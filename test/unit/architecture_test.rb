@@ -1,0 +1,83 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "tsort"
+
+# The house's arrows run one way (docs/architecture.md): read from every
+# require_relative line of lib/rackbench, the folders form no cycle, and no
+# folder requires one above it in
+#
+#   cli -> search -> runner -> {server, load, sampling, store, stats, report} -> process -> system
+#
+# system/ (the /proc and socket readers) is a leaf: it requires nothing else
+# of rackbench. A top-level file beside a folder of its name (server.rb,
+# load.rb) counts as that folder; the other top-level files (error.rb,
+# clock.rb ...) are nodes of their own.
+class ArchitectureTest < Minitest::Test
+  ROOT = File.expand_path("../../lib/rackbench", __dir__)
+  RANK = { "cli" => 0, "search" => 1, "runner" => 2, "server" => 3, "load" => 3, "sampling" => 3, "store" => 3,
+           "stats" => 3, "report" => 3, "process" => 4, "system" => 5 }.freeze
+
+  # A path under lib/rackbench to its node.
+  def self.node(rel)
+    return rel.split("/").first if rel.include?("/")
+
+    base = File.basename(rel, ".rb")
+    Dir.exist?(File.join(ROOT, base)) ? base : "(#{base}.rb)"
+  end
+
+  # [[from file, to file]] for every require_relative inside lib/rackbench.
+  def self.requires
+    Dir["#{ROOT}/**/*.rb"].flat_map do |path|
+      File.read(path).scan(/^\s*require_relative\s+"([^"]+)"/).flatten.filter_map do |target|
+        to = File.expand_path("#{target}.rb", File.dirname(path))
+        [path.delete_prefix("#{ROOT}/"), to.delete_prefix("#{ROOT}/")] if to.start_with?("#{ROOT}/")
+      end
+    end
+  end
+
+  # The problems in edges ([[from file, to file]]): cycles between nodes,
+  # arrows against RANK, and system/ requiring outside itself.
+  def self.problems(edges)
+    graph = Hash.new { |h, k| h[k] = {} }
+    out = []
+    edges.each do |from, to|
+      a = node(from)
+      b = node(to)
+      graph[b]
+      next if a == b
+
+      (graph[a][b] ||= []) << "#{from} -> #{to}"
+      out << "system/ requires outside itself: #{from} -> #{to}" if a == "system"
+      out << "arrow against the order (#{a} is above #{b}'s users): #{from} -> #{to}" if RANK[a] && RANK[b] && RANK[b] < RANK[a]
+    end
+    sorter = Object.new
+    sorter.define_singleton_method(:each_node) { |&blk| graph.each_key(&blk) }
+    sorter.define_singleton_method(:each_child) { |n, &blk| graph[n].each_key(&blk) }
+    TSort.strongly_connected_components(sorter.method(:each_node), sorter.method(:each_child)).each do |scc|
+      next if scc.size < 2
+
+      arrows = scc.flat_map { |a| scc.flat_map { |b| Array(graph[a][b]).first(1) } }
+      out << "cycle between #{scc.sort.join(', ')}: #{arrows.join('; ')}"
+    end
+    out
+  end
+
+  def test_the_arrows_run_one_way
+    edges = self.class.requires
+    assert_operator edges.size, :>, 300, "the require graph was read"
+    assert_empty self.class.problems(edges), "docs/architecture.md: the graph of folders"
+  end
+
+  # The check fails on the back-arrows the house had (issue 27's review).
+  def test_it_fails_on_the_back_arrows_there_were
+    old = [["process/server_instance.rb", "server/error_line.rb"], ["server/front/nginx.rb", "process/child.rb"],
+           ["report/html/capacity.rb", "search/slo.rb"], ["search/capacity.rb", "report/decision_text.rb"],
+           ["process/child.rb", "sampling/process_tree.rb"], ["system/sockets.rb", "clock.rb"]]
+    found = self.class.problems(old)
+    assert(found.any? { |p| p.start_with?("cycle between process, server: ") }, found.inspect)
+    assert(found.any? { |p| p.include?("report/html/capacity.rb -> search/slo.rb") && p.start_with?("arrow against") }, found.inspect)
+    assert(found.any? { |p| p.include?("process/child.rb -> sampling/process_tree.rb") }, found.inspect)
+    assert_includes found, "system/ requires outside itself: system/sockets.rb -> clock.rb"
+  end
+end
