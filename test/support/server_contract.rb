@@ -53,9 +53,14 @@ module ServerContract
     key = rb_setup.server
     if klass.threads
       assert_equal klass.threads, Rackbench::Setup.parse("#{key} x1").threads, "its default thread count"
+      refute_empty klass.thread_ladder, "tune's thread counts for it"
+      klass.thread_ladder.each { |t| Rackbench::Setup.parse("#{key} x2:#{t}") } unless klass.one_process?
     else
       assert_raises(Rackbench::UsageError) { Rackbench::Setup.parse("#{key} x1:2") }
+      assert_empty klass.thread_ladder, "one thread per process: no ladder"
     end
+    assert_includes [true, false], klass.closes_after_error?
+    assert(klass.no_tls.nil? || (klass.no_tls.is_a?(String) && !klass.no_tls.empty?), "no_tls: nil or the reason")
     assert_raises(Rackbench::UsageError) { Rackbench::Setup.parse("#{key} x2") } if klass.one_process?
     assert_operator klass.in_flight_per_process, :>=, 1
     klass.runtime_adapters.each do |runtime, other|

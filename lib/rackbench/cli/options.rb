@@ -138,7 +138,7 @@ module Rackbench
       declare :max_workers, "--max-workers N", "at most N workers", rule: "what fits the budget, at most 2 x cores",
               parse: ->(v) { Config.count(:max_workers, v, max: Setup::MAX_WORKERS) }
       declare :puma_threads, "--puma-threads LIST", "Puma thread counts to try",
-              default: Search::Tune::Candidates::PUMA_THREADS.join(","), parse: ->(v) { Units.counts(v, flag: "--puma-threads", max: Setup::MAX_THREADS) }
+              default: Server::Puma.thread_ladder.join(","), parse: ->(v) { Units.counts(v, flag: "--puma-threads", max: Setup::MAX_THREADS) }
 
       module_function
 

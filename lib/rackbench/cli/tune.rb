@@ -100,7 +100,7 @@ module Rackbench
           lab = Search::Tune::Lab.new(context: ctx, endpoint: plan.endpoints.first, slo: slo, deadline: deadline)
           Search::Tune.new(lab: lab, journal: Store::TuneJournal.new(store), deadline: deadline, servers: opts[:servers],
                            budget_mb: opts[:memory_budget], slo: slo, endpoint: plan.endpoints.first, cores: Etc.nprocessors,
-                           max_workers: opts[:max_workers], puma_threads: opts[:puma_threads], say: say,
+                           max_workers: opts[:max_workers], ladders: { "puma" => opts[:puma_threads] }, say: say,
                            margin: plan.config[:margin], seed: plan.config[:seed]).call
         end
       end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../stats/error_rate"
+require_relative "../server"
 
 module Rackbench
   class Runner
@@ -15,25 +16,28 @@ module Rackbench
     # it are connections closed with no response at all, a worker that died
     # mid-request (Unicorn's crashing worker gave 1,945 read errors against
     # 1,750 responses), and those are failures.
-    # Unicorn and Pitchfork answer an application error with a bare
-    # "HTTP/1.1 500" and no length, then close (unicorn's
-    # HttpServer#handle_error): wrk counts that one request as a status error
-    # and a read error. On those servers, read errors up to the number of
-    # status errors are that second count ("read_after_error_response").
+    # A server that answers an application error with a bare "HTTP/1.1 500"
+    # and no length, then closes (its adapter's closes_after_error?: Unicorn
+    # and Pitchfork), makes wrk count that one request as a status error and
+    # a read error. On those servers, read errors up to the number of status
+    # errors are that second count ("read_after_error_response").
     # Everything else (connect, write, timeout, non-2xx status) is the server's.
     module Errors
       KINDS = %w[connect read write timeout status].freeze
-      # Servers whose error responses end by closing the connection.
-      CLOSES_AFTER_ERROR = %w[unicorn pitchfork].freeze
 
       module_function
+
+      # The server's own fact (Server::Base.closes_after_error?); false for an unknown one.
+      def closes_after_error?(server)
+        Server::ADAPTERS[server]&.closes_after_error? || false
+      end
 
       # responses: the responses the engine read (nil: unknown, and every
       # read error on a close-delimited endpoint is taken for the artifact).
       def classify(errors, verification, server: nil, responses: nil)
         reads = errors["read"].to_i
         close_delimited = verification&.close_delimited ? [reads, responses || reads].min : 0
-        after_error = CLOSES_AFTER_ERROR.include?(server) ? [errors["read"].to_i - close_delimited, errors["status"].to_i].min : 0
+        after_error = closes_after_error?(server) ? [errors["read"].to_i - close_delimited, errors["status"].to_i].min : 0
         server_failures = KINDS.sum { |k| errors[k].to_i } - close_delimited - after_error
         { "server_failures" => server_failures,
           "artifacts" => { "read_close_delimited" => close_delimited, "read_after_error_response" => after_error } }

@@ -25,7 +25,7 @@ module Rackbench
         classified = Errors.classify(errors, verification, server: setup.server, responses: result.responses)
         {
           "key" => trial.key, "setup" => setup.label, "server" => setup.server, "workers" => setup.workers,
-          "threads" => setup.threads, "fibers" => fibers?(setup),
+          "threads" => setup.threads, "fibers" => fibers?(setup), "setup_runtime" => setup.runtime,
           "queues_inside" => Server::ADAPTERS[setup.server]&.queues_inside? || false, "endpoint" => trial.endpoint,
           "concurrency" => trial.concurrency || result.connections, "rate" => trial.rate,
           "repetition" => trial.repetition, "started_at" => started_at, "engine" => result.engine,

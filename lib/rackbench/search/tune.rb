@@ -53,7 +53,7 @@ module Rackbench
       attr_reader :entries
 
       def initialize(lab:, journal:, deadline:, servers:, budget_mb:, slo:, endpoint:, cores:,
-                     max_workers: nil, puma_threads: Candidates::PUMA_THREADS, say: nil, edge_steps: Edges::MAX_STEPS,
+                     max_workers: nil, ladders: {}, say: nil, edge_steps: Edges::MAX_STEPS,
                      margin: Stats::Decision::DEFAULT_MARGIN, seed: 0)
         @edge_steps = edge_steps # steps past the space's edges (Edges); 0: none
         @lab = lab
@@ -65,7 +65,7 @@ module Rackbench
         @endpoint = endpoint
         @cores = cores
         @max_workers = max_workers
-        @puma_threads = puma_threads
+        @ladders = ladders # {server => thread counts}: replaces a server's own ladder (--puma-threads)
         @say = say || ->(_line) {}
         @state = State.new(lab: lab, journal: journal, deadline: deadline, slo: slo, endpoint: endpoint, margin: margin,
                            seed: seed, say: @say)
@@ -77,7 +77,7 @@ module Rackbench
                   "time budget #{(@deadline.seconds / 60.0).round(1)} min")
         @say.call("method: #{METHOD}")
         space = MemoryRound.new(@state, servers: @servers, budget_mb: @budget_mb, cores: @cores, max_workers: @max_workers,
-                                        puma_threads: @puma_threads, probes: FOOTPRINT_PROBES).call
+                                        ladders: @ladders, probes: FOOTPRINT_PROBES).call
         @entries = space.entries
         @limits = space.limits # Edges: how far the workers could go, and why
         @band = space.band
@@ -86,6 +86,11 @@ module Rackbench
         round3(finalists)
         look_past_edges
         finish
+      end
+
+      # The thread counts tried for server: its ladder, or the one given for it.
+      def ladder(server)
+        @ladders[server] || Server.adapter_class(server).thread_ladder
       end
 
       # The probes' noise (Tune::Noise), as the footprint probes measured it

@@ -55,6 +55,9 @@ module Rackbench
     #   protocols               what it serves: "http/1.1"; "h2c": HTTP/2 in cleartext with prior
     #                           knowledge, which --engine h2load needs; "h2": HTTP/2 offered by ALPN
     #                           over TLS, which --engine h2load --tls needs (Config refuses others)
+    #   thread_ladder           the threads per process tune tries (none: one thread per process)
+    #   closes_after_error?     answers an application error with a bare 500 of no length, then
+    #                           closes: wrk counts that request twice (Runner::Errors)
     #   no_tls                  why it cannot serve HTTPS with the run's certificate (--tls: Config
     #                           refuses the setup with it); nil: it can, and argv takes tls:
     #
@@ -86,6 +89,12 @@ module Rackbench
         def setup_words = []
         def check_words!(_text, workers:, threads:, options:) = nil
         def protocols = %w[http/1.1]
+        def closes_after_error? = false
+        # The thread counts tune tries per process ("bounded sensibly": 5 is
+        # Puma's default and Rails' pool size, 16 Puma's old maximum; beyond
+        # that the GVL serialises Ruby code and each thread only adds memory
+        # and latency); none for a server of one thread per process.
+        def thread_ladder = threads ? [1, 2, 3, 5, 8, 16].freeze : []
         def no_tls = "rackbench does not configure TLS for #{key}"
 
         # An adapter that runs another adapter's server on another runtime

@@ -15,6 +15,9 @@ module Rackbench
       register order: 2
 
       def self.default_label(cores) = "unicorn x#{cores}"
+      # An application error gets a bare "HTTP/1.1 500" with no length, then
+      # the connection closes (unicorn's HttpServer#handle_error; Pitchfork's too).
+      def self.closes_after_error? = true
       def self.no_tls = "#{key.capitalize} serves no TLS (it is made to sit behind a proxy)"
       def self.deploy_command(_setup) = "bundle exec #{key} -c config/#{key}.rb"
 

@@ -201,6 +201,12 @@ module Rackbench
                    "in the server: #{label(kind)}: #{reason}"]
       end
 
+      # JRuby runs Ruby threads on every core: no GVL. The trial says which
+      # runtime its setup ran on; a run from before it did, its label.
+      def jruby?
+        @t.key?("setup_runtime") ? @t["setup_runtime"] == "jruby" : @t["setup"].to_s.include?(" on jruby")
+      end
+
       def crowded?
         @m.room < T[:min_room]
       end
@@ -220,7 +226,7 @@ module Rackbench
         return nil unless (@m.threads > 1 || @m.fibers?) && busiest >= near && @m.processes < @m.cores && @m.in_flight_per_process > 1
         # Only MRI has a GVL: JRuby runs threads on every core (its JIT and GC
         # threads too), so a JVM near or over one core is not GVL-bound.
-        return nil if busiest > T[:over_core] * 100.0 || @t["setup"].to_s.include?(" on jruby")
+        return nil if busiest > T[:over_core] * 100.0 || jruby?
 
         ["gvl", "#{@m.processes == 1 ? 'the one process' : 'its busiest process'} used #{pct(busiest)} of one core " \
                 "with #{fmt(@m.in_flight_per_process)} requests in flight #{@m.fibers? ? 'on its fibers (one thread)' : "for its #{@m.threads} threads"}, " \
@@ -229,7 +235,7 @@ module Rackbench
 
       def process_cpu
         least = @m.least_busy
-        return nil unless least && @m.threads == 1 && !@m.fibers? && !@t["setup"].to_s.include?(" on jruby")
+        return nil unless least && @m.threads == 1 && !@m.fibers? && !jruby?
         return nil unless least >= T[:near_core] * 100.0 && @m.busiest <= T[:over_core] * 100.0
         return nil unless @m.in_flight >= @m.processes && @m.idle_cores >= T[:idle_cores]
 
@@ -262,7 +268,7 @@ module Rackbench
       # keeping most keep-alive connections on /fibonacci/25 at c=8).
       def unbalanced_core
         busiest = @m.busiest
-        return nil if busiest.nil? || crowded? || @t["setup"].to_s.include?(" on jruby")
+        return nil if busiest.nil? || crowded? || jruby?
         return nil unless busiest.between?(T[:near_core] * 100.0, T[:over_core] * 100.0) && @m.idle_cores >= T[:idle_cores]
 
         "while its busiest process used #{pct(busiest)} of one core, all one process's Ruby can use, and " \

@@ -38,7 +38,7 @@ class TuneCandidatesTest < Minitest::Test
     assert_equal ["puma x1:1", "puma x1:2", "puma x1:3", "puma x1:5", "puma x1:8", "puma x1:16",
                   "puma x2:1", "puma x2:2", "puma x2:3", "puma x2:5", "puma x2:8", "puma x2:16"], puma
     assert_equal ["unicorn x1", "unicorn x2"], cands.reject { |c| c.setup.server == "puma" }.map(&:label)
-    small, = C.build(footprints: { "puma" => fp("puma", 50.0, 50.0) }, budget_mb: 160, cores: 4, puma_threads: [1, 3, 5])
+    small, = C.build(footprints: { "puma" => fp("puma", 50.0, 50.0) }, budget_mb: 160, cores: 4, ladders: { "puma" => [1, 3, 5] })
     assert_equal 6, small.size
   end
 

@@ -243,7 +243,7 @@ class TuneSearchTest < Minitest::Test
   end
 
   def test_tied_throughput_is_decided_by_a_lower_p99_with_intervals
-    rec, journal, = tune(model: CPU_BOUND, servers: %w[puma], puma_threads: [1, 3, 5], max_workers: 2)
+    rec, journal, = tune(model: CPU_BOUND, servers: %w[puma], ladders: { "puma" => [1, 3, 5] }, max_workers: 2)
     assert_equal "puma x2:1", rec["setup"], rec["reason"]
     assert_equal "confirmed", rec["evidence"]
     assert_equal ["puma x2:1", "puma x2:3", "p99", true], rec["decision"].values_at("a", "b", "basis", "settled")
@@ -273,10 +273,10 @@ class TuneSearchTest < Minitest::Test
   end
 
   def test_a_tie_goes_to_the_smaller_footprint_and_says_why_with_the_intervals
-    rec, = tune(model: TIED, servers: %w[puma], puma_threads: [5, 10], max_workers: 2, edge_steps: 0)
+    rec, = tune(model: TIED, servers: %w[puma], ladders: { "puma" => [5, 10] }, max_workers: 2, edge_steps: 0)
     assert_equal "puma x2:10", rec["setup"], "the most threads in all win outright"
     rec, journal, = tune(model: ->(s) { TIED.call(s).merge(cap: [s.workers * s.threads, 10].min * 20.0, knee: [s.workers * s.threads, 10].min * 18.0) },
-                         servers: %w[puma], puma_threads: [5, 10], max_workers: 2, edge_steps: 0)
+                         servers: %w[puma], ladders: { "puma" => [5, 10] }, max_workers: 2, edge_steps: 0)
     assert_equal "puma x1:10", rec["setup"], rec["reason"]
     d = rec["decision"]
     assert_equal ["pss", true], d.values_at("basis", "settled")
@@ -300,7 +300,7 @@ class TuneSearchTest < Minitest::Test
       m = TIED.call(s).merge(cap: [s.workers * s.threads, 10].min * 20.0, knee: [s.workers * s.threads, 10].min * 18.0)
       s.workers == 2 ? m.merge(p99: 63.0) : m
     end
-    rec, journal, = tune(model: model, servers: %w[puma], puma_threads: [5, 10], max_workers: 2, edge_steps: 0)
+    rec, journal, = tune(model: model, servers: %w[puma], ladders: { "puma" => [5, 10] }, max_workers: 2, edge_steps: 0)
     assert_equal "puma x1:10", rec["setup"]
     d = rec["decision"]
     assert_equal ["pss", false], d.values_at("basis", "settled")
@@ -347,7 +347,7 @@ class TuneSearchTest < Minitest::Test
   end
 
   def test_failed_setups_are_dropped_with_their_reason_and_a_failed_server_is_left_out
-    rec, journal, _lab, lines = tune(servers: %w[puma unicorn], fail: ["unicorn x2", "puma x4:16"], puma_threads: [1, 16],
+    rec, journal, _lab, lines = tune(servers: %w[puma unicorn], fail: ["unicorn x2", "puma x4:16"], ladders: { "puma" => [1, 16] },
                                      edge_steps: 0)
     assert(lines.any? { |l| l == "memory: unicorn left out: unicorn x2: failed to boot (exit 1)" }, lines.join("\n"))
     round1 = journal.rows.find { |r| r["round"] == 1 }
@@ -379,7 +379,7 @@ class TuneSearchTest < Minitest::Test
   def test_the_run_directory_files_render_on_their_own
     dir = File.join(tmpdir, "run")
     store = Rackbench::Store::RunDir.create(dir)
-    rec, = tune(model: CPU_BOUND, servers: %w[puma unicorn], puma_threads: [1, 5], max_workers: 2,
+    rec, = tune(model: CPU_BOUND, servers: %w[puma unicorn], ladders: { "puma" => [1, 5] }, max_workers: 2,
                 journal: Rackbench::Store::TuneJournal.new(store))
     assert_equal rec, JSON.parse(File.read(File.join(dir, "recommendation.json")))
     assert_includes File.read(File.join(dir, "config", "puma.rb")), "\nworkers 2\n"

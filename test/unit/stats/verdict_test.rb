@@ -56,7 +56,11 @@ class VerdictTest < Minitest::Test
   def test_no_gvl_on_jruby_or_above_one_core
     gvl_like = { c: 16, workers: 1, threads: 16, waiting: 3.0, backlog: 3.0, busy_threads: 9.0 }
     refute_equal "gvl", verdict(trial(**gvl_like, server: 100.0, busiest: 100.0, "setup" => "puma x1:16 on jruby")).kind,
-                 "JRuby has no GVL"
+                 "JRuby has no GVL (a run from before trials said their runtime: the label)"
+    refute_equal "gvl", verdict(trial(**gvl_like, server: 100.0, busiest: 100.0, "setup_runtime" => "jruby")).kind,
+                 "JRuby has no GVL: the trial's runtime, not its label"
+    assert_equal "gvl", verdict(trial(**gvl_like, server: 100.0, busiest: 100.0, "setup_runtime" => "mri",
+                                                   "setup" => "puma x1:16 on jruby")).kind, "the runtime wins over the label"
     refute_equal "gvl", verdict(trial(**gvl_like, server: 139.0, busiest: 139.0)).kind,
                  "a process over one core is not held by a GVL"
   end

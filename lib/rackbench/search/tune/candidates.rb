@@ -18,17 +18,16 @@ module Rackbench
       # threads), or at --max-workers when given. Tried: every count up to 4,
       # then about x1.5 steps (6, 8, 12, 16, 24, ...) and the maximum itself.
       #
-      # Threads (Puma only): 1, 2, 3, 5, 8, 16 ("bounded sensibly": 5 is
-      # Puma's default and Rails' pool size, 16 its old maximum; beyond that
-      # the GVL serialises Ruby code and each thread only adds memory and
-      # latency). Unicorn, Passenger, Pitchfork and Falcon run one thread per
-      # worker (Falcon: one fiber reactor per process); Thin one process.
+      # Threads: each server's own ladder (Server::Base.thread_ladder: 1, 2,
+      # 3, 5, 8, 16 for a threaded server; ladders: {server => counts}
+      # overrides one, as --puma-threads does Puma's). Unicorn, Passenger,
+      # Pitchfork and Falcon run one thread per worker (Falcon: one fiber
+      # reactor per process); Thin one process.
       #
       # "Master" is everything that is not a worker (Puma's or Unicorn's
       # master, Passenger's core and watchdog, Pitchfork's mold), so the
       # budget covers the whole footprint.
       module Candidates
-        PUMA_THREADS = [1, 2, 3, 5, 8, 16].freeze
         CORE_FACTOR = 2
 
         # What a server's footprint probe measured (MiB).
@@ -48,10 +47,10 @@ module Rackbench
         end
 
         # footprints: {server => Footprint}. Returns [candidates, limits].
-        def build(footprints:, budget_mb:, cores:, max_workers: nil, puma_threads: PUMA_THREADS)
+        def build(footprints:, budget_mb:, cores:, max_workers: nil, ladders: {})
           limits = footprints.values.map { |fp| limit(fp, budget_mb, cores, max_workers) }
           candidates = limits.select { |l| l.max_workers.positive? }.flat_map do |l|
-            setups(l.server, l.max_workers, puma_threads).map do |setup|
+            setups(l.server, l.max_workers, ladders[l.server]).map do |setup|
               Candidate.new(setup: setup, estimate_mb: estimate(footprints[l.server], setup))
             end
           end
@@ -84,13 +83,15 @@ module Rackbench
           "#{head} -> #{fit} worker#{fit == 1 ? '' : 's'} fit in #{Units.mib(budget_mb)}#{capped}"
         end
 
-        def setups(server, max_workers, puma_threads)
+        # ladder: the thread counts to try (nil: the server's own).
+        def setups(server, max_workers, ladder = nil)
           return [Setup.parse(server)] if one_process?(server)
 
           workers = worker_counts(max_workers)
-          return workers.map { |w| Setup.parse("#{server} x#{w}") } unless Server.adapter_class(server).threads
+          klass = Server.adapter_class(server)
+          return workers.map { |w| Setup.parse("#{server} x#{w}") } unless klass.threads
 
-          workers.product(puma_threads).map { |w, t| Setup.parse("#{server} x#{w}:#{t}") }
+          workers.product(ladder || klass.thread_ladder).map { |w, t| Setup.parse("#{server} x#{w}:#{t}") }
         end
 
         def one_process?(server)

@@ -4,7 +4,8 @@ module Rackbench
   module Search
     class Tune
       # After round 3: is the winner's optimum bracketed, or does it sit on
-      # the edge of the space searched (the most threads in PUMA_THREADS, or
+      # the edge of the space searched (the most threads its server's ladder
+      # tried, Server::Base.thread_ladder or --puma-threads, or
       # the most workers the memory budget and the core cap allowed)? Then
       # the space is extended one step past that edge, while the time budget
       # allows, and the step is measured like any candidate:
@@ -105,7 +106,7 @@ module Rackbench
           s = leader.setup
           spec = Server::ADAPTERS.fetch(s.server)
           threaded = !spec.threads.nil?
-          top_threads = (@puma_threads + tried(:threads)).max
+          top_threads = (ladder(s.server) + tried(:threads)).max
           if threaded && s.threads >= top_threads
             more = THREAD_STEPS.find { |t| t > s.threads } or return nil
             return [Setup.parse("#{s.server} x#{s.workers}:#{more}"), "threads", nil]

@@ -22,13 +22,14 @@ module Rackbench
       class MemoryRound
         Result = Struct.new(:entries, :limits, :band, keyword_init: true)
 
-        def initialize(state, servers:, budget_mb:, cores:, max_workers:, puma_threads:, probes:)
+        # ladders: {server => thread counts} replacing a server's own ladder (--puma-threads).
+        def initialize(state, servers:, budget_mb:, cores:, max_workers:, ladders:, probes:)
           @s = state
           @servers = servers
           @budget_mb = budget_mb
           @cores = cores
           @max_workers = max_workers
-          @puma_threads = puma_threads
+          @ladders = ladders
           @probes = probes
           @seeds = {}
           @noise = [] # [[cv, responses per probe]] of each footprint probe series
@@ -78,7 +79,7 @@ module Rackbench
                          "check `rackbench servers` and --servers"
           end
           candidates, limits = Candidates.build(footprints: footprints, budget_mb: @budget_mb, cores: @cores,
-                                                max_workers: @max_workers, puma_threads: @puma_threads)
+                                                max_workers: @max_workers, ladders: @ladders)
           limits.each { |l| @s.say.call("memory: #{l.note}") }
           entries = candidates.map do |c|
             Entry.for(c).tap { |e| @seeds[e.label]&.then { |recs| e.add(recs, into: e.probes) } }
