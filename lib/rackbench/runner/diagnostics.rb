@@ -3,7 +3,6 @@
 require_relative "../clock"
 require_relative "../sampling/queues"
 require_relative "../sampling/queue_summary"
-require_relative "../sampling/puma_stats"
 require_relative "../sampling/probe_files"
 require_relative "../sampling/balance"
 require_relative "../sampling/time_split"
@@ -29,12 +28,6 @@ module Rackbench
         instance && new(instance, front)
       rescue StandardError
         nil
-      end
-
-      # Found once per server (reading the socket tables takes a while on a busy machine).
-      def self.control_port(instance)
-        @control_ports ||= {}
-        @control_ports[[instance.child.pid, instance.port]] ||= Rackbench::Sampling::PumaStats.control_port(instance.child.pid, instance.port)
       end
 
       def initialize(instance, front)
@@ -90,17 +83,13 @@ module Rackbench
         @probe ? "the probe wrote no file (no request reached it)" : "off (a user's app without --probe, or an external server)"
       end
 
-      # [PumaStats or nil, reason when nil]
+      # [a reader of the server's own stats or nil, the reason when nil]:
+      # the adapter's own (Server::Base#stats_reader; Puma's control app).
       def server_stats
         adapter = @instance.adapter
-        return [nil, "#{adapter.key} has no stats interface rackbench reads"] unless adapter.respond_to?(:stats?)
-        return [nil, "Puma #{adapter.version} is older than #{adapter.class::STATS_FROM} (no stats rackbench reads)"] unless adapter.stats?
-
-        @kind = adapter.key
-        port = self.class.control_port(@instance)
-        return [nil, "Puma's control app was not found listening"] unless port
-
-        [Rackbench::Sampling::PumaStats.new(port: port, token: adapter.control_token, pid: @instance.child.pid), nil]
+        reader, why = adapter.stats_reader(pid: @instance.child.pid, port: @instance.port)
+        @kind = adapter.key if adapter.stats?
+        [reader, why]
       end
     end
   end

@@ -29,9 +29,13 @@ module Rackbench
 
       # The control app's port: the port other than the server's own that
       # the master listens on; nil when there is none or more than one.
+      # Found once per server (reading the socket tables takes a while on a busy machine).
       def self.control_port(master_pid, server_port)
-        ports = System::Sockets.ports_of([master_pid]) - [server_port]
-        ports.size == 1 ? ports.first : nil
+        @control_ports ||= {}
+        @control_ports[[master_pid, server_port]] ||= begin
+          ports = System::Sockets.ports_of([master_pid]) - [server_port]
+          ports.size == 1 ? ports.first : nil
+        end
       end
 
       attr_reader :port

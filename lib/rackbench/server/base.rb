@@ -27,6 +27,7 @@ module Rackbench
 #   extra_roots(dir)        pids of daemonized parts outside the spawned tree
     #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
     #   expected_workers(setup) how many worker processes a booted setup has
+    #   stats?, stats_reader(pid:, port:)  its own stats (Puma's control app): [reader, nil] or [nil, why]
     #   unsupported(setup, cpus:)  why the installed version cannot run the setup's own words
     #                           ("fibers needs Puma >= 7.0 ..."), nil when it can (CLI::ServerCheck)
     #
@@ -106,6 +107,16 @@ module Rackbench
 
       def initialize(app: nil)
         @app = app
+      end
+
+      # Whether it serves stats rackbench reads, and the reader of them:
+      # [reader (#read -> per-worker rows, Sampling::Queues) or nil, why not].
+      def stats?
+        false
+      end
+
+      def stats_reader(pid:, port:)
+        [nil, "#{key} has no stats interface rackbench reads"]
       end
 
       def key

@@ -4,6 +4,7 @@ require "securerandom"
 require "uri"
 require_relative "base"
 require_relative "puma_knobs"
+require_relative "../sampling/puma_stats"
 
 module Rackbench
   module Server
@@ -66,6 +67,14 @@ module Rackbench
       # Whether this Puma runs the control app rackbench reads.
       def stats?
         at_least?(STATS_FROM)
+      end
+
+      # The control app's reader, found beside the server's port (pid: the master, or the one process).
+      def stats_reader(pid:, port:)
+        return [nil, "Puma #{version} is older than #{STATS_FROM} (no stats rackbench reads)"] unless stats?
+
+        control = Sampling::PumaStats.control_port(pid, port) or return [nil, "Puma's control app was not found listening"]
+        [Sampling::PumaStats.new(port: control, token: control_token, pid: pid), nil]
       end
 
       # tls: an ssl:// bind with the run's key and certificate (clients' certificates not asked for).
