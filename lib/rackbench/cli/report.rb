@@ -1,10 +1,8 @@
 # frozen_string_literal: true
 
-require "stringio"
 require_relative "command"
 require_relative "../store/run_dir"
-require_relative "../report/table"
-require_relative "../report/dataset"
+require_relative "../report/formats"
 require_relative "../plan/config"
 require_relative "../units"
 
@@ -13,9 +11,6 @@ module Rackbench
     # rackbench report RUN_DIR [--format F] [--pivot P] [--output FILE] [--why]:
     # re-render a stored run from its directory alone.
     class ReportCommand < Command
-      FORMATS = {
-        "table" => nil, "html" => "html", "md" => "markdown", "markdown" => "markdown", "csv" => nil, "json" => "json_doc"
-      }.freeze
       PIVOTS = %w[endpoint concurrency].freeze
 
       def call(argv)
@@ -38,7 +33,7 @@ module Rackbench
         parser = OptionParser.new do |o|
           o.banner = "Usage: rackbench report RUN_DIR [options]\n\n" \
                      "Re-renders a stored run from its directory alone (meta.json, trials.jsonl, setups.jsonl).\n\n"
-          o.on("-f", "--format FORMAT", "table (default: the terminal table), html, md, csv or json") { |v| opts[:format] = v }
+          o.on("-f", "--format FORMAT", Report::Formats.load_all.values.map { |f| "#{f.name} (#{f.help})" }.join(", ")) { |v| opts[:format] = v }
           o.on("--pivot BY", "with --format csv: the seed study's pivots instead of one row per trial:",
                "  endpoint     per endpoint and metric, setups x concurrency",
                "  concurrency  per concurrency and metric, endpoints x setups",
@@ -57,47 +52,22 @@ module Rackbench
       end
 
       def validate(opts)
-        unless FORMATS.key?(opts[:format])
-          raise UsageError, "unknown --format #{opts[:format].inspect}#{Suggest.did_you_mean(opts[:format], FORMATS.keys)}; " \
-                            "accepted: table, html, md, csv, json"
-        end
+        format = Report::Formats.fetch(opts[:format])
+        opts[:format] = format.name
         if opts[:pivot] && !PIVOTS.include?(opts[:pivot])
           raise UsageError, "unknown --pivot #{opts[:pivot].inspect}; accepted: #{PIVOTS.join(', ')}"
         end
-        raise UsageError, "--pivot applies to --format csv only" if opts[:pivot] && opts[:format] != "csv"
-        if opts[:why] && opts[:format] != "table"
+        raise UsageError, "--pivot applies to --format csv only" if opts[:pivot] && !format.options.include?(:pivot)
+        if opts[:why] && !format.options.include?(:why)
           raise UsageError, "--why applies to the terminal table; --format #{opts[:format]} carries the reasons already"
         end
 
         opts
       end
 
+      # The format's own renderer (Report::Formats): the rendering as a String.
       def render(store, opts)
-        case opts[:format]
-        when "table"
-          io = StringIO.new
-          Report::Table.new(store.trials, setups: store.setups, io: io, margin: opts[:margin] || store.meta.dig("config", "margin"),
-                                          why: opts[:why], run_dir: store.path,
-                                          split: store.meta.dig("config", "probe") == true).render
-          io.string
-        when "csv" then csv(Report::Dataset.from_store(store, margin: opts[:margin]), opts[:pivot])
-        else reporter(FORMATS.fetch(opts[:format])).new(Report::Dataset.from_store(store, margin: opts[:margin])).render
-        end
-      end
-
-      def csv(dataset, pivot)
-        if pivot
-          require_relative "../report/csv_pivot"
-          Report::CsvPivot.new(dataset, by: pivot).render
-        else
-          require_relative "../report/csv_tidy"
-          Report::CsvTidy.new(dataset).render
-        end
-      end
-
-      def reporter(file)
-        require_relative "../report/#{file}"
-        Report.const_get(file.split("_").map(&:capitalize).join)
+        Report::Formats.fetch(opts[:format]).render.call(store, opts)
       end
 
       # trials.jsonl must be a regular file (a FIFO or a link to a device
@@ -126,7 +96,7 @@ module Rackbench
         inside = File.dirname(full) == store.path || full.start_with?(File.join(store.path, "logs") + "/")
         return unless inside && (OWNED.include?(File.basename(full)) || full.start_with?(File.join(store.path, "logs") + "/"))
 
-        ext = { "table" => "txt", "markdown" => "md" }.fetch(format, format)
+        ext = { "table" => "txt" }.fetch(format, format)
         raise UsageError, "--output #{output} is one of the run's own files; write the rendering elsewhere, " \
                           "e.g. --output #{File.join(store.path, "rendered.#{ext}")}"
       end

@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+require_relative "../error"
+require_relative "../suggest"
+
+module Rackbench
+  module Report
+    # The formats `rackbench report --format` renders, each registered by
+    # its own file in report/formats/ with one shape: a block taking the
+    # run directory (Store::RunDir) and the command's options ({margin:,
+    # why:, pivot:}) and returning the rendering as a String. A new format
+    # is one file there (and its test); docs/architecture.md has a worked
+    # example.
+    #
+    #   Report::Formats.register("md", aliases: ["markdown"], help: "Markdown") { |store, opts| ... }
+    module Formats
+      Format = Struct.new(:name, :aliases, :help, :options, :order, :render, keyword_init: true)
+      ALL = {} # name => Format, in the order the files register
+      DIR = File.join(__dir__, "formats")
+
+      module_function
+
+      # options: the report command's options this format reads beyond
+      # --margin and --output (:why, :pivot); others are refused for it.
+      # order: where it is listed (help, messages).
+      def register(name, order:, aliases: [], help: name, options: [], &render)
+        ALL[name] = Format.new(name: name, aliases: aliases, help: help, options: options, order: order, render: render)
+        ALL.replace(ALL.sort_by { |_, f| f.order }.to_h)
+      end
+
+      def load_all
+        Dir[File.join(DIR, "*.rb")].sort.each { |file| require file }
+        ALL
+      end
+
+      def names
+        load_all.keys
+      end
+
+      def fetch(name)
+        load_all
+        found = ALL[name] || ALL.values.find { |f| f.aliases.include?(name) }
+        return found if found
+
+        raise UsageError, "unknown --format #{name.inspect}#{Suggest.did_you_mean(name, names + ALL.values.flat_map(&:aliases))}; " \
+                          "accepted: #{names.join(', ')}"
+      end
+    end
+  end
+end
