@@ -68,8 +68,7 @@ module Rackbench
       declare :margin, "--margin PERCENT", "equivalence margin of the decisions between setups: within it is " \
                                            "\"equivalent\", beyond it \"faster\"/\"slower\"",
               rule: "5", parse: ->(v) { Units.percent(v, flag: "--margin") / 100.0 }
-      declare :engine, "--engine NAME", "load generator: wrk, wrk-open (with --rate), ab, siege, siege-close (no keep-alive), " \
-                                        "h2load (HTTP/2 in cleartext, to setups that serve it)",
+      declare :engine, "--engine NAME", "load generator: #{Load.help}",
               default: :config
       declare :threads, "--threads N", "load-generator threads",
               rule: "the largest divisor of the concurrency up to min(concurrency, cores, 2)"

@@ -66,7 +66,8 @@ module Rackbench
                 "when it was due, so its latency would hide the queueing (coordinated omission); use --engine " \
                 "wrk-open for --rate"
       # Listed after siege-close (5), before the fake (6).
-      Load.register("h2load", order: 5.5, process: "h2load", protocol: "h2c", no_rate: NO_RATE) { new }
+      Load.register("h2load", order: 5.5, process: "h2load", protocol: "h2c", no_rate: NO_RATE,
+                    note: "HTTP/2: h2c, or h2 with --tls, to setups that serve it") { new }
 
       NOT_FOUND = "h2load not found on PATH: run bin/setup (or apt-get install nghttp2-client)"
       VERSION_LINE = %r{h2load\s+nghttp2/(\d+(?:\.\d+)+)}.freeze

@@ -17,25 +17,33 @@ module Rackbench
   #             server does not serve it, Server::Base.protocols)
   #   no_rate   a closed-loop engine's reason to refuse --rate although its
   #             program has a rate option (Config says it with the refusal)
+  #   note      a few words beside its name in --engine's help ("with --rate")
+  #   listed    false: not offered in help (the fake engine of the tests)
   #
   # lib/rackbench/load.rb loads every file of load/, so a new engine is one
   # new file there (docs/architecture.md).
   module Load
-    Registration = Struct.new(:name, :order, :process, :loop, :scenario, :protocol, :no_rate, :factory,
+    Registration = Struct.new(:name, :order, :process, :loop, :scenario, :protocol, :no_rate, :note, :listed, :factory,
                               keyword_init: true)
     ENGINES = {} # name => Registration, in the order engines are listed
 
     module_function
 
     # order: where the engine is listed (accepted names), lowest first.
-    def register(name, order:, process:, loop: "closed", scenario: false, protocol: "http/1.1", no_rate: nil, &factory)
+    def register(name, order:, process:, loop: "closed", scenario: false, protocol: "http/1.1", no_rate: nil, note: nil,
+                 listed: true, &factory)
       ENGINES[name] = Registration.new(name: name, order: order, process: process, loop: loop, scenario: scenario,
-                                       protocol: protocol, no_rate: no_rate, factory: factory)
+                                       protocol: protocol, no_rate: no_rate, note: note, listed: listed, factory: factory)
       ENGINES.replace(ENGINES.sort_by { |_, r| r.order }.to_h)
     end
 
     def names
       ENGINES.keys
+    end
+
+    # --engine's help: every listed engine, with its note.
+    def help
+      ENGINES.values.select(&:listed).map { |r| r.note ? "#{r.name} (#{r.note})" : r.name }.join(", ")
     end
 
     def registration(name)

@@ -38,7 +38,7 @@ module Rackbench
       include Program
       Load.register("siege", order: 4, process: "siege") { new }
       # A new connection per request, as the JRuby post ran siege (suites/jruby.rb).
-      Load.register("siege-close", order: 5, process: "siege") { new(keepalive: false) }
+      Load.register("siege-close", order: 5, process: "siege", note: "no keep-alive") { new(keepalive: false) }
 
       NOT_FOUND = "siege not found on PATH: run bin/setup (or apt-get install siege)"
       VERSION_LINE = /SIEGE\s+(\d+(?:\.\d+)+)/.freeze
