@@ -15,7 +15,8 @@ module Rackbench
     # Method:
     # - Rate: CPU time, threads and RSS (/proc/PID/stat) every `interval`,
     #   5 Hz by default: a 2 s trial still gets ~10 samples, and the cost
-    #   stays under 1% of one core (10 Hz measured ~1.1%, see below). Ticks follow
+    #   is 0.7% of one core for 10 idle Ruby processes (1.3 ms a sample;
+    #   bench/sampler_overhead.rb 6 ruby, 2026-11-26; 10 Hz measured ~1.1%). Ticks follow
     #   the monotonic clock (Clock.now) on a fixed schedule t0 + k * interval:
     #   the thread sleeps until the next tick, so the time a sample takes does
     #   not drift the rate; a tick missed because the machine was busy is
