@@ -15,8 +15,8 @@ module Rackbench
     # Method:
     # - Rate: CPU time, threads and RSS (/proc/PID/stat) every `interval`,
     #   5 Hz by default: a 2 s trial still gets ~10 samples, and the cost
-    #   is 0.7% of one core for 10 idle Ruby processes (1.3 ms a sample;
-    #   bench/sampler_overhead.rb 6 ruby, 2026-11-26; 10 Hz measured ~1.1%). Ticks follow
+    #   is 0.7% of one core for 10 idle Ruby processes (1.3 ms a sample; see
+    #   Cost below). Ticks follow
     #   the monotonic clock (Clock.now) on a fixed schedule t0 + k * interval:
     #   the thread sleeps until the next tick, so the time a sample takes does
     #   not drift the rate; a tick missed because the machine was busy is
@@ -29,9 +29,10 @@ module Rackbench
     #   one core. A process from the last discovery that is gone triggers
     #   discovery at once, so a restarted worker's successor is found in the
     #   same sample. Stat files stay open between ticks (ProcStat::Handles).
-    # - Cost (bench/sampler_overhead.rb, 10 idle processes, 2-vCPU VM):
-    #   ~1.0-1.1% of one core in steady state, 1.4-2% over a 5 s run (the
-    #   first second carries one-off costs); ~0.65% at interval 0.2.
+    # - Cost (bench/sampler_overhead.rb, 10 idle processes, 2-vCPU VM): at
+    #   the default interval 0.2 s ~0.65-0.7% of one core (0.71% on
+    #   2026-11-26); at 0.1 s ~1.0-1.1% in steady state, 1.4-2% over a 5 s
+    #   run (the first second carries one-off costs).
     # - The machine: /proc/stat's CPU line and rackbench's own CPU are read in
     #   the same pass (MachineWindow), so other processes' share is taken
     #   over exactly the processes' window.
