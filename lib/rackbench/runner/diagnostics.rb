@@ -10,8 +10,8 @@ require_relative "../sampling/time_split"
 module Rackbench
   class Runner
     # What a trial measures beside the process sampler, for its verdict
-    # (Stats::Verdict): where requests waited (Rackbench::Sampling::Queues), who did
-    # the work (Rackbench::Sampling::Balance, with the arena's probe files) and the
+    # (Stats::Verdict): where requests waited (Sampling::Queues), who did
+    # the work (Sampling::Balance, with the arena's probe files) and the
     # whole machine's CPU. Every part is optional: what cannot be read is
     # recorded as {"unknown" => reason} and the trial goes on.
     class Diagnostics
@@ -36,10 +36,10 @@ module Rackbench
         listeners["front"] = front.port if front
         @listeners = listeners
         stats, why = server_stats
-        @queues = Rackbench::Sampling::Queues.new(listeners: listeners, server_stats: stats,
+        @queues = Sampling::Queues.new(listeners: listeners, server_stats: stats,
                                        unknown: why ? { "server_stats" => why } : {})
         dir = self.class.probe_dir(instance.dir)
-        @probe = File.directory?(dir) ? Rackbench::Sampling::ProbeFiles.new(dir) : nil
+        @probe = File.directory?(dir) ? Sampling::ProbeFiles.new(dir) : nil
       end
 
       def start
@@ -70,12 +70,12 @@ module Rackbench
       private
 
       def build_fields(summary)
-        out = { "queues" => Rackbench::Sampling::QueueSummary.build(@queues, listeners: @listeners, server_kind: @kind),
+        out = { "queues" => Sampling::QueueSummary.build(@queues, listeners: @listeners, server_kind: @kind),
                 "machine" => { "cpu_pct" => @queues.machine_cpu_pct, "steal_pct" => @queues.machine_steal_pct } }
-        deltas = @probe_end && Rackbench::Sampling::ProbeFiles.deltas(@probe_start || {}, @probe_end, @stopped_at)
-        out["balance"] = summary ? Rackbench::Sampling::Balance.build(summary, probe: deltas, server_rows: @queues.rows["server"]) : { "unknown" => "no process samples" }
+        deltas = @probe_end && Sampling::ProbeFiles.deltas(@probe_start || {}, @probe_end, @stopped_at)
+        out["balance"] = summary ? Sampling::Balance.build(summary, probe: deltas, server_rows: @queues.rows["server"]) : { "unknown" => "no process samples" }
         out["balance"]["probe"] = probe_note unless deltas && !deltas.empty?
-        out["split"] = Rackbench::Sampling::TimeSplit.build(deltas) if @probe
+        out["split"] = Sampling::TimeSplit.build(deltas) if @probe
         out
       end
 

@@ -5,7 +5,7 @@ require "digest"
 require_relative "../clock"
 require_relative "../error"
 require_relative "trial_record"
-require_relative "sampling"
+require_relative "sampled_processes"
 require_relative "health_check"
 require_relative "diagnostics"
 require_relative "../process/affinity"
@@ -67,7 +67,7 @@ module Rackbench
         @ctx.listener.trial_started(@trial, index, @ctx.progress.total)
         log = File.join(@ctx.store.logs_dir, "#{self.class.slug(@trial.key)}.#{@ctx.engine.name}.log")
         started_at = Clock.wall_iso8601
-        sampler = Sampling.sampler(instance: @instance, front: @front, pid: @config[:pid])&.start
+        sampler = SampledProcesses.sampler(instance: @instance, front: @front, pid: @config[:pid])&.start
         health = health_check&.start
         diagnostics = Diagnostics.for(instance: @instance, front: @front)&.start
         own = [Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID), Clock.now]
@@ -126,7 +126,7 @@ module Rackbench
         wall = Clock.now - own[1]
         ours = wall.positive? ? 100.0 * (Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - own[0]) / wall : 0
         record["machine"]["rackbench_pct"] = ours.round(1)
-        record["machine"]["foreign_pct"] = Rackbench::Sampling::Noise.foreign_pct(record, ours)
+        record["machine"]["foreign_pct"] = Sampling::Noise.foreign_pct(record, ours)
       end
 
       # Closed loop only: the open-loop script knows its own in-flight
@@ -134,7 +134,7 @@ module Rackbench
       def unanswered_watch
         return nil if @trial.rate
 
-        Rackbench::Sampling::Unanswered.new(port: URI(@url).port, pids: -> { Sampling.client_pids })
+        Sampling::Unanswered.new(port: URI(@url).port, pids: -> { SampledProcesses.client_pids })
       end
 
       def health_check

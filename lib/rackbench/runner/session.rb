@@ -348,7 +348,7 @@ module Rackbench
         dir = Diagnostics.probe_dir(server_dir)
         return unless File.directory?(dir)
 
-        PoolCheck.warning(@setup, Rackbench::Sampling::ProbeFiles.new(dir).read)&.then { |w| @ctx.listener.warning(w) }
+        PoolCheck.warning(@setup, Sampling::ProbeFiles.new(dir).read)&.then { |w| @ctx.listener.warning(w) }
       end
 
       # The in-process probe (requests, time and GC per worker) writes here:
