@@ -194,15 +194,16 @@ module Rackbench
       end
 
       # Each setup's command line and generated config files as they will be
-      # rendered (the port, chosen at boot, shown as PORT; setups.jsonl has
-      # the exact ones).
+      # rendered for its first round's boot (logs/SLUG-r1; round N boots in
+      # SLUG-rN), the port, chosen at boot, shown as PORT; setups.jsonl has
+      # the exact ones of every boot.
       def server_configs(plan)
         return {} if plan.external?
 
         app = Workload::App.resolve(plan.config[:app])
         plan.setups.to_h do |setup|
           adapter = Server.adapter(setup.server, app: app, runtime: setup.runtime)
-          dir = File.join("RUN_DIR", "logs", setup.label.gsub(/[^A-Za-z0-9.]+/, "_"))
+          dir = File.join("RUN_DIR", "logs", "#{Runner::Measurement.slug(setup.label)}-r1")
           [setup.label, { "argv" => adapter.argv(setup, app: app.config_ru, port: "PORT", dir: dir),
                           "files" => adapter.files(setup, port: "PORT", dir: dir), "env" => adapter.env(setup) }]
         end
