@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "littles_law"
+require_relative "verdict_words"
 
 module Rackbench
   module Stats
@@ -79,6 +80,8 @@ module Rackbench
     # that kind, so the order its trials are read in never changes it
     # (VerdictCell).
     class Verdict
+      include Words
+
       THRESHOLDS = {
         error_rate: 0.01,   # 1% failed requests: beyond noise (a closed-loop trial's end loses none)
         client_share: 0.25, # the runner's warning (Runner::Measurement::CLIENT_SHARE_LIMIT): on 2 cores half a core
@@ -320,13 +323,6 @@ module Rackbench
                   "(#{@m.cpu_text}): more load would raise throughput"]
       end
 
-      def pct(value)
-        "#{value.round}%"
-      end
-
-      def fmt(value)
-        value.to_f.round(1).then { |v| v == v.round ? v.round.to_s : v.to_s }
-      end
     end
   end
 end

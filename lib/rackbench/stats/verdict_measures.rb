@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "verdict_words"
+
 module Rackbench
   module Stats
     class Verdict
@@ -8,6 +10,8 @@ module Rackbench
       # (an old run, an external server, a source that could not be read)
       # come back nil or as their neutral value, never raise.
       class Measures
+        include Words
+
         def initialize(trial)
           @t = trial
           @cpu = trial["cpu"].is_a?(Hash) ? trial["cpu"] : {}
@@ -235,11 +239,6 @@ module Rackbench
             "error_rate" => @t["error_rate"], "worker_restarts" => restarts }
         end
 
-        private
-
-        def fmt(value)
-          value.to_f.round(1).then { |v| v == v.round ? v.round.to_s : v.to_s }
-        end
       end
     end
   end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "verdict_words"
+
 module Rackbench
   module Stats
     class Verdict
@@ -23,6 +25,8 @@ module Rackbench
       # GVL is saturated near 1/f threads (fewer leave it idle while they
       # wait; more only queue for it), beside the threads the setup runs.
       class SplitRules
+        include Words
+
         THRESHOLDS = {
           pool_waiting: 0.1, # a tenth of the 10 Hz samples had a thread waiting for a connection: not a moment's
           gc_share: 0.2,     # GC a fifth of the CPU: Ruby apps spend a few % in GC (measured: the arena 5%)
@@ -142,11 +146,6 @@ module Rackbench
           " (about that)"
         end
 
-        def pct(value) = "#{value.round}%"
-
-        def fmt(value)
-          value.to_f.round(1).then { |v| v == v.round ? v.round.to_s : v.to_s }
-        end
       end
     end
   end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../stats/summary"
+require_relative "../../report/number_format"
 
 module Rackbench
   module Search
@@ -206,10 +207,9 @@ module Rackbench
           { "n" => s.n, "median" => s.median.round(2), "mean" => s.mean.round(2), "stdev" => s.stdev.round(2) }
         end
 
+        # req/s as every report writes it (Report::NumberFormat).
         def rps(value)
-          return "-" if value.nil?
-
-          value >= 100 ? value.round.to_s : format("%.1f", value)
+          Report::NumberFormat.rps(value)
         end
 
         def pct(fraction)
