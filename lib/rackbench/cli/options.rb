@@ -136,6 +136,8 @@ module Rackbench
               default: "10m", parse: ->(v) { Units.seconds(v, min: 10) }
       declare :max_workers, "--max-workers N", "at most N workers", rule: "what fits the budget, at most 2 x cores",
               parse: ->(v) { Config.count(:max_workers, v, max: Setup::MAX_WORKERS) }
+      declare :predict, "--no-predict", "round 1 in its plain order, not nearest the probe split's prediction first " \
+                                        "(the prediction is still printed)", parse: ->(_) { false }
       declare :puma_threads, "--puma-threads LIST", "Puma thread counts to try",
               default: Server::Puma.thread_ladder.join(","), parse: ->(v) { Units.counts(v, flag: "--puma-threads", max: Setup::MAX_THREADS) }
 

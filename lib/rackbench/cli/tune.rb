@@ -29,10 +29,10 @@ module Rackbench
     class TuneCommand < Command
       ARENA_ENDPOINT = "/random" # the App Server Arena's mixed workload
       APP_ENDPOINT = "/"
-      OPTIONS = %i[memory_budget servers slo_p99 max_errors time_budget endpoints scenario app probe max_workers puma_threads
+      OPTIONS = %i[memory_budget servers slo_p99 max_errors time_budget endpoints scenario app probe max_workers puma_threads predict
                    margin seed out threads cpus timeout boot_timeout stop_timeout expect_status health_timeout upstream_delay
                    quiet].freeze
-      SEARCH = %i[memory_budget servers slo_p99 max_errors time_budget max_workers puma_threads].freeze
+      SEARCH = %i[memory_budget servers slo_p99 max_errors time_budget max_workers puma_threads predict].freeze
 
       def call(argv)
         cli = options(argv) or return 0
@@ -101,6 +101,7 @@ module Rackbench
           Search::Tune.new(lab: lab, journal: Store::TuneJournal.new(store), deadline: deadline, servers: opts[:servers],
                            budget_mb: opts[:memory_budget], slo: slo, endpoint: plan.endpoints.first, cores: Etc.nprocessors,
                            max_workers: opts[:max_workers], ladders: { "puma" => opts[:puma_threads] }, say: say,
+                           predict: opts[:predict] != false,
                            margin: plan.config[:margin], seed: plan.config[:seed]).call
         end
       end
@@ -110,7 +111,7 @@ module Rackbench
           "plan" => plan.to_h.merge("setups" => [], "trials" => nil, "duration_s" => "1–3.75", "loop" => "closed and open"),
           "tune" => { "servers" => opts[:servers], "memory_budget_mb" => opts[:memory_budget],
                       "time_budget_s" => opts[:time_budget], "max_workers" => opts[:max_workers],
-                      "puma_threads" => opts[:puma_threads], "endpoint" => plan.endpoints.first,
+                      "puma_threads" => opts[:puma_threads], "predict" => opts[:predict] != false, "endpoint" => plan.endpoints.first,
                       "method" => Search::Tune::METHOD } }
       end
 

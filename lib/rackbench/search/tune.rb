@@ -53,7 +53,7 @@ module Rackbench
       attr_reader :entries
 
       def initialize(lab:, journal:, deadline:, servers:, budget_mb:, slo:, endpoint:, cores:,
-                     max_workers: nil, ladders: {}, say: nil, edge_steps: Edges::MAX_STEPS,
+                     max_workers: nil, ladders: {}, say: nil, edge_steps: Edges::MAX_STEPS, predict: true,
                      margin: Stats::Decision::DEFAULT_MARGIN, seed: 0)
         @edge_steps = edge_steps # steps past the space's edges (Edges); 0: none
         @lab = lab
@@ -66,6 +66,7 @@ module Rackbench
         @cores = cores
         @max_workers = max_workers
         @ladders = ladders # {server => thread counts}: replaces a server's own ladder (--puma-threads)
+        @predict = predict # false (--no-predict): round 1 in its plain order; the prediction is still printed
         @say = say || ->(_line) {}
         @state = State.new(lab: lab, journal: journal, deadline: deadline, slo: slo, endpoint: endpoint, margin: margin,
                            seed: seed, say: @say)
@@ -81,6 +82,8 @@ module Rackbench
         @entries = space.entries
         @limits = space.limits # Edges: how far the workers could go, and why
         @band = space.band
+        @prediction = space.prediction
+        predict
         round1
         finalists = round2
         round3(finalists)
@@ -103,8 +106,11 @@ module Rackbench
 
       # -- 1: probes ---------------------------------------------------------
 
+      # Round 1 probes the setups nearest the probe split's prediction first
+      # (Prediction), then, as without one, the largest capacity first.
       def round1
-        todo = @entries.select { |e| e.probes.empty? }.sort_by { |e| [-e.setup.capacity, -e.setup.workers] }
+        todo = @entries.select { |e| e.probes.empty? }
+                       .sort_by { |e| [@prediction && @predict ? @prediction.distance(e.setup) : 0, -e.setup.capacity, -e.setup.workers] }
         @lab.expect(todo.size)
         todo.each_with_index do |entry, done|
           probe(entry)
@@ -223,6 +229,23 @@ module Rackbench
 
       # -- the end -------------------------------------------------------------
 
+      # The prediction, said and logged before round 1.
+      def predict
+        return unless @prediction
+
+        @prediction.guesses.each_value do |g|
+          @journal.log(g.to_h.merge("type" => "prediction", "round" => 0))
+          @say.call("prediction: #{g.label} (#{g.why}; workers: one per core, memory fits #{g.workers_cap})")
+        end
+      end
+
+      # "predicted puma x2:3, found puma x2:5" (nil without a prediction for the winner's server).
+      def predicted_against_found(rec)
+        guess = @prediction&.for(rec["setup"].to_s[/\A\S+/]) or return nil
+        { "predicted" => guess.label, "found" => rec["setup"], "why" => guess.why,
+          "same" => guess.label == rec["setup"] }
+      end
+
       def finish
         rec = Recommendation.new(entries: @entries, confirmed: @confirmed, slo: @slo, endpoint: @endpoint,
                                  budget_mb: @budget_mb, unreachable: @unreachable).to_h
@@ -237,6 +260,10 @@ module Rackbench
                         "memory_budget_mb" => @budget_mb, "time_budget_s" => @deadline.seconds,
                         "elapsed_s" => @deadline.elapsed.round(1), "stopped" => @state.stopped, "method" => METHOD,
                         "noise_band" => band.reference.round(4), "edges" => @edge, "seed" => @state.seed)
+        if (versus = predicted_against_found(rec))
+          rec = rec.merge("prediction" => versus)
+          @say.call("predicted #{versus['predicted']} (#{versus['why']}); found #{versus['found']}")
+        end
         @journal.recommend(rec)
         rec
       end

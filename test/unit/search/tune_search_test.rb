@@ -113,6 +113,14 @@ class TuneSearchTest < Minitest::Test
         "invalid_reason" => valid ? nil : "achieved #{rps.round(1)} req/s",
         "latency_ms" => { "p50" => p99 / 2, "p99" => p99.round(1) }, "machine" => { "cpu_pct" => m(setup)[:cpu] },
         "memory" => { "pss_total_mb" => mb, "pss_per_worker_mb" => (mb - 20.0) / setup.workers, "pss_master_mb" => 20.0 } }
+        .merge(split(setup))
+    end
+
+    # The probe's split, where the model gives the requests' CPU share f
+    # (wall 10 ms a request, CPU f of it).
+    def split(setup)
+      f = m(setup)[:cpu_share] or return {}
+      { "split" => { "requests" => 100, "wall_ms" => 10.0, "cpu_ms" => 10.0 * f, "waiting_ms" => 10.0 * (1 - f) } }
     end
   end
 
@@ -433,5 +441,46 @@ class TuneSearchTest < Minitest::Test
     assert_equal [true, false], rec["confirm"].values_at("capped", "retried")
     assert_in_delta 0.9 * 80, rec["confirm"]["rate"], 1.0
     assert_match(/; 90% of the leader's saturated throughput, below its knee of 84.0 req\/s, so that a queue stays short\)/, rec["reason"])
+  end
+
+  # A mix whose requests spend a third of their time on CPU: one process's
+  # GVL saturates near 3 threads; 2 cores. The model's optimum agrees: every
+  # setup with 2 workers and 3 or more threads reaches the 2-core bound.
+  THIRD_CPU = lambda do |setup|
+    per_process = [setup.threads, 3].min / 3.0 # cores one process fills
+    cap = [setup.workers * per_process, 2.0].min * 100.0
+    { cap: cap, knee: cap * 0.9, p99: 60.0 + 4.0 * setup.threads, mb: 20.0 + 12.0 * setup.workers + setup.threads,
+      cpu_share: 1 / 3.0 }
+  end
+
+  # Issue 26, item 4: the footprint probes' split predicts the setup; round 1
+  # probes the nearest first; the prediction is printed beside the finding.
+  def test_the_probe_split_predicts_and_round_one_starts_there
+    rec, journal, lab, lines = tune(model: THIRD_CPU, servers: %w[puma], max_workers: 4)
+    guess = journal.rows.find { |r| r["type"] == "prediction" }
+    assert_equal ["puma x2:3", 0.333, 3.0], guess.values_at("setup", "cpu_share", "threads_per_process")
+    assert_includes lines, "prediction: puma x2:3 (CPU is 33% of a request's time (1/f = 3.0 threads per process); " \
+                           "workers: one per core, memory fits 4)"
+    probes = lab.calls.select { |kind, _| kind == :probe }.map(&:last).drop(1) # after the footprint probe (x2:1)
+    assert_equal "puma x2:3", probes.first, "round 1 starts at the prediction: #{probes.first(4)}"
+    assert_equal ["puma x2:2", "puma x2:5", "puma x3:3", "puma x4:3"], probes[1, 4].sort, "then its nearest neighbours"
+    versus = rec.fetch("prediction")
+    assert_equal ["puma x2:3", rec["setup"]], versus.values_at("predicted", "found")
+    assert_match(/\Apredicted puma x2:3 \(CPU is 33% .*\); found #{Regexp.escape(rec["setup"])}\z/, lines.last)
+  end
+
+  # --no-predict: the prediction is said, round 1 keeps its plain order (largest capacity first).
+  def test_no_predict_keeps_the_plain_order
+    _rec, journal, lab, = tune(model: THIRD_CPU, servers: %w[puma], max_workers: 4, predict: false)
+    refute_empty journal.rows.select { |r| r["type"] == "prediction" }
+    probes = lab.calls.select { |kind, _| kind == :probe }.map(&:last).drop(1)
+    assert_equal "puma x4:16", probes.first
+  end
+
+  # Without the probe's split nothing is predicted and round 1 keeps its order.
+  def test_no_split_no_prediction
+    rec, journal, = tune(model: CPU_BOUND, servers: %w[puma], ladders: { "puma" => [1, 3] }, max_workers: 2)
+    assert_nil rec["prediction"]
+    assert_empty journal.rows.select { |r| r["type"] == "prediction" }
   end
 end

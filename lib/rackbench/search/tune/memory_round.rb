@@ -7,6 +7,7 @@ require_relative "candidates"
 require_relative "entry"
 require_relative "noise"
 require_relative "racing"
+require_relative "prediction"
 
 module Rackbench
   module Search
@@ -20,7 +21,7 @@ module Rackbench
       # keeps its probes as its round-1 evidence), each server's limit, and
       # the noise band (Noise) rounds 1 and 2 judge by.
       class MemoryRound
-        Result = Struct.new(:entries, :limits, :band, keyword_init: true)
+        Result = Struct.new(:entries, :limits, :band, :prediction, keyword_init: true)
 
         # ladders: {server => thread counts} replacing a server's own ladder (--puma-threads).
         def initialize(state, servers:, budget_mb:, cores:, max_workers:, ladders:, probes:)
@@ -32,6 +33,7 @@ module Rackbench
           @ladders = ladders
           @probes = probes
           @seeds = {}
+          @records = {} # server => its footprint probes' records (their split: Prediction)
           @noise = [] # [[cv, responses per probe]] of each footprint probe series
         end
 
@@ -39,7 +41,8 @@ module Rackbench
           footprints = measure
           band = Noise.new(@noise)
           entries, limits = build(footprints, band)
-          Result.new(entries: entries, limits: limits, band: band)
+          prediction = Prediction.from(records: @records, limits: limits, cores: @cores, ladders: @ladders)
+          Result.new(entries: entries, limits: limits, band: band, prediction: prediction)
         end
 
         private
@@ -61,6 +64,7 @@ module Rackbench
 
         def footprint_of(server, setup, records)
           @seeds[setup.label] = records
+          @records[server] = records
           cv = Stats::Summary.of(records.map { |r| r["goodput_rps"] || r["rps"] }).cv
           @noise << [cv, Stats::Summary.of(records.map { |r| r["requests"] }).median]
           total = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_total_mb") }).median
