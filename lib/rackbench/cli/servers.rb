@@ -31,13 +31,16 @@ module Rackbench
 
       private
 
-      # " (also serves h2c: --engine h2load)" for a server that serves more than HTTP/1.1.
+      # " (also serves h2c: --engine h2load; h2 with --tls)" for a server
+      # that serves more than HTTP/1.1 (h2: HTTP/2 offered by ALPN over TLS,
+      # what an h2c engine speaks with --tls).
       def protocols(adapter)
         more = adapter.class.protocols - %w[http/1.1]
-        return "" if more.empty?
+        cleartext = more - %w[h2]
+        return "" if cleartext.empty?
 
-        engines = Load.names.select { |n| more.include?(Load.protocol(n)) }
-        " (also serves #{more.join(', ')}: --engine #{engines.join(', ')})"
+        engines = Load.names.select { |n| cleartext.include?(Load.protocol(n)) }
+        " (also serves #{cleartext.join(', ')}: --engine #{engines.join(', ')}#{'; h2 with --tls' if more.include?('h2')})"
       end
 
       def engine_state(names)

@@ -113,7 +113,7 @@ class H2loadRunTest < Minitest::Test
     status, stdout, err = run_cli("servers")
     assert_equal 0, status, err
     assert_match(/^h2load\s+1\.\d+\.\d+ \(load engine: --engine h2load\)$/, stdout)
-    assert_match(/^falcon\s+\d+\.\d+\.\d+ \(also serves h2c: --engine h2load\)$/, stdout)
+    assert_match(/^falcon\s+\d+\.\d+\.\d+ \(also serves h2c: --engine h2load; h2 with --tls\)$/, stdout)
     assert_match(/^puma\s+\d+\.\d+\.\d+$/, stdout)
   end
 
