@@ -37,8 +37,9 @@ class FaultServerTest < Minitest::Test
     killed = first["setup"]
     other = (["puma x2:2", "unicorn x2"] - [killed]).first
     Process.kill("KILL", -first["master_pid"])
+    name = Regexp.escape(killed)
     assert_fault_outcome(exit_code: 1, run_dir: out, min_trials: 2, on: :stdout,
-                         message: /\AFAILED #{Regexp.escape(killed)} \(repetition 1\): #{Regexp.escape(killed)}: server died during the run \(killed by SIGKILL\)/)
+                         message: /\AFAILED #{name} \(repetition 1\): #{name}: server died during the run \(killed by SIGKILL\)/)
     failed = read_setups(out).find { |s| s["status"] == "failed" }
     assert_equal killed, failed["setup"]
     assert_match(/server died during the run/, failed["reason"])
