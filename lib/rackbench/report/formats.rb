@@ -2,6 +2,7 @@
 
 require_relative "../error"
 require_relative "../suggest"
+require_relative "dataset"
 
 module Rackbench
   module Report
@@ -26,6 +27,14 @@ module Rackbench
       def register(name, order:, aliases: [], help: name, options: [], &render)
         ALL[name] = Format.new(name: name, aliases: aliases, help: help, options: options, order: order, render: render)
         ALL.replace(ALL.sort_by { |_, f| f.order }.to_h)
+      end
+
+      # A format whose renderer takes the run's Dataset (Html, Markdown,
+      # JsonDoc): renderer.new(dataset).render.
+      def register_dataset(name, renderer, order:, aliases: [], help: name)
+        register(name, order: order, aliases: aliases, help: help) do |store, opts|
+          renderer.new(Dataset.from_store(store, margin: opts[:margin])).render
+        end
       end
 
       def load_all

@@ -1,14 +1,8 @@
 # frozen_string_literal: true
 
 require "fileutils"
-require_relative "../../process/child"
-require_relative "../../process/log_cap"
-require_relative "../../process/error_line"
+require_relative "proxy"
 require_relative "../../system/process_tree"
-require_relative "../../system/sockets"
-require_relative "../../clock"
-require_relative "../../error"
-require_relative "../../process/http_probe"
 
 module Rackbench
   module Server
@@ -22,10 +16,10 @@ module Rackbench
       # to the client, TLS 1.2 and 1.3) and the upstream stays plain HTTP, as
       # a deployment's proxy does: any server can be measured so.
       class Nginx
+        include Proxy
+
         # Debian's nginx; RACKBENCH_NGINX names another binary.
         BINARY = ENV.fetch("RACKBENCH_NGINX") { File.executable?("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx" }
-
-        attr_reader :port, :child
 
         def initialize(upstream_port:, port:, dir:, workers: 1, binary: BINARY, host: "127.0.0.1", cpus: nil, tls: nil)
           @tls = tls
@@ -53,10 +47,6 @@ module Rackbench
           nil
         end
 
-        def url(path = "/")
-          "#{@tls ? 'https' : 'http'}://#{@host}:#{@port}#{path}"
-        end
-
         def config_path
           File.join(@dir, "nginx.conf")
         end
@@ -64,27 +54,12 @@ module Rackbench
         def start(timeout: 15)
           FileUtils.mkdir_p(File.join(@dir, "tmp"))
           File.write(config_path, config)
-          @child = ProcessControl::Child.spawn([@binary, "-p", @dir, "-c", config_path, "-e", File.join(@dir, "error.log")],
-                                               log_path: File.join(@dir, "nginx.log"), cpus: @cpus)
-          @log_cap = ProcessControl::LogCap.new([File.join(@dir, "error.log"), File.join(@dir, "nginx.log")]).start
-          wait_ready(Clock.now + timeout)
-          self
-        rescue StandardError
-          stop
-          raise
+          launch([@binary, "-p", @dir, "-c", config_path, "-e", File.join(@dir, "error.log")],
+                 log: File.join(@dir, "nginx.log"), timeout: timeout)
         end
 
         def processes
           @child ? System::ProcessTree.tree(@child.pid) : []
-        end
-
-        def alive?
-          @child&.alive? || false
-        end
-
-        def stop
-          @child&.stop("QUIT", timeout: 5)
-          @log_cap&.stop
         end
 
         # A path as an nginx string: double-quoted, so spaces and semicolons in
@@ -134,32 +109,13 @@ module Rackbench
             "\n    ssl_protocols TLSv1.2 TLSv1.3;"
         end
 
-        def wait_ready(deadline)
-          until ProcessControl::HttpProbe.get(@host, @port, "/health", on_silence: :silent, tls: @tls) &&
-                System::Sockets.ports_of(processes.map(&:pid)).include?(@port)
-            raise failed(exit_reason) unless @child.alive?
-            raise failed("did not answer on port #{@port}") if Clock.now > deadline
+        def name = "nginx"
+        def stop_signal = "QUIT"
+        def where = "#{@host}:#{@port}"
 
-            sleep 0.05
-          end
-        end
-
-        # nginx's own words for why it stopped: a port another process holds
-        # is named as such ("bind() ... failed (98: Address already in use)").
-        def exit_reason
-          log = ProcessControl::ErrorLine.tail(File.join(@dir, "error.log"), 20) + "\n" + ProcessControl::ErrorLine.tail(File.join(@dir, "nginx.log"), 20)
-          if log.match?(/Address already in use/)
-            return "could not listen on #{@host}:#{@port}: the port is already in use by another process; " \
-                   "stop that process or choose another --port"
-          end
-
-          line = ProcessControl::ErrorLine.first(log)
-          "exited at start (#{@child.exit_summary})#{line ? ": #{line}" : ''}"
-        end
-
-        def failed(what)
-          tail = ProcessControl::ErrorLine.tail(File.join(@dir, "error.log"), 5)
-          SetupFailed.new("nginx #{what}; see #{File.join(@dir, 'error.log')}", log_tail: tail)
+        # nginx's own words first ("bind() ... failed (98: Address already in use)").
+        def log_paths
+          [File.join(@dir, "error.log"), File.join(@dir, "nginx.log")]
         end
       end
     end

@@ -1,14 +1,8 @@
 # frozen_string_literal: true
 
 require "fileutils"
-require_relative "../../process/child"
-require_relative "../../process/log_cap"
-require_relative "../../process/error_line"
+require_relative "proxy"
 require_relative "../../system/process_tree"
-require_relative "../../system/sockets"
-require_relative "../../clock"
-require_relative "../../error"
-require_relative "../../process/http_probe"
 
 module Rackbench
   module Server
@@ -26,6 +20,8 @@ module Rackbench
       # every address at HTTP_PORT (the load still targets --bind's).
       # Graceful stop: TERM, which it relays to its child before it exits.
       class Thruster
+        include Proxy
+
         # The gem's own binary for this platform (the gem's exe/thrust is a
         # Ruby script that execs it); RACKBENCH_THRUSTER names another.
         def self.binary
@@ -53,8 +49,6 @@ module Rackbench
 
         NOT_FOUND = "thruster not found (needed by \"behind thruster\" setups): run bin/setup (it is in rackbench's Gemfile)"
 
-        attr_reader :port, :child
-
         def initialize(upstream_port:, port:, dir:, host: "127.0.0.1", cpus: nil, binary: self.class.binary)
           @cpus = cpus
           @host = host
@@ -62,10 +56,6 @@ module Rackbench
           @port = port
           @dir = File.join(dir, "thruster")
           @binary = binary
-        end
-
-        def url(path = "/")
-          "http://#{@host}:#{@port}#{path}"
         end
 
         def environment
@@ -84,57 +74,25 @@ module Rackbench
           log = File.join(@dir, "thruster.log")
           # Thruster reads THRUSTER_-prefixed names first: the user's own are dropped, so ours hold.
           env = ENV.keys.grep(/\ATHRUSTER_/).to_h { |k| [k, nil] }.merge(environment)
-          @child = ProcessControl::Child.spawn([@binary, "sleep", "infinity"], env: env, log_path: log, cpus: @cpus)
-          @log_cap = ProcessControl::LogCap.new([log]).start
-          wait_ready(Clock.now + timeout)
-          self
-        rescue StandardError
-          stop
-          raise
+          launch([@binary, "sleep", "infinity"], env: env, log: log, timeout: timeout)
         end
 
         def processes
           @child ? System::ProcessTree.tree(@child.pid).reject { |p| p.pid != @child.pid && p.comm == "sleep" } : []
         end
 
-        def alive?
-          @child&.alive? || false
-        end
-
-        def stop
-          @child&.stop("TERM", timeout: 5)
-          @log_cap&.stop
-        end
-
         private
 
-        def log_path
-          File.join(@dir, "thruster.log")
+        def name = "thruster"
+        def stop_signal = "TERM"
+        def where = "port #{@port}" # it listens on every address
+
+        def log_paths
+          [File.join(@dir, "thruster.log")]
         end
 
-        def wait_ready(deadline)
-          until ProcessControl::HttpProbe.get(@host, @port, "/health", on_silence: :silent) &&
-                System::Sockets.ports_of([@child.pid]).include?(@port)
-            raise failed(exit_reason) unless @child.alive?
-            raise failed("did not answer on port #{@port}") if Clock.now > deadline
-
-            sleep 0.05
-          end
-        end
-
-        def exit_reason
-          log = ProcessControl::ErrorLine.tail(log_path, 20)
-          if log.match?(/address already in use/i)
-            return "could not listen on port #{@port}: the port is already in use by another process; " \
-                   "stop that process or choose another --port"
-          end
-
-          line = ProcessControl::ErrorLine.first(log)
-          "exited at start (#{@child.exit_summary})#{line ? ": #{line}" : ''}"
-        end
-
-        def failed(what)
-          SetupFailed.new("thruster #{what}; see #{log_path}", log_tail: ProcessControl::ErrorLine.tail(log_path, 5))
+        def listening_pids
+          [@child.pid]
         end
       end
     end
