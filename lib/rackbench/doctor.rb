@@ -5,6 +5,7 @@ require_relative "finding"
 require_relative "load"
 require_relative "process/journal"
 require_relative "runtime/jruby_status"
+require_relative "server"
 require_relative "sampling/noise"
 
 module Rackbench
@@ -13,7 +14,7 @@ module Rackbench
   class Doctor
     Finding = Rackbench::Finding
 
-    def initialize(max_concurrency: 32, proc_root: "/proc", sys_root: "/sys", engine: Load.engine("wrk"),
+    def initialize(max_concurrency: 32, proc_root: "/proc", sys_root: "/sys", engine: Load.default,
                    orphans: -> { ProcessControl::Journal.orphans }, jruby: Runtime::Jruby.default,
                    noise: -> { Sampling::Noise.measure(window: 1.0) }, engines: nil)
       @noise = noise
@@ -27,7 +28,8 @@ module Rackbench
     end
 
     def findings
-      [wrk, *engines, cores, governor, open_files, swap, load_average, quiet, yjit, Runtime::JrubyStatus.finding(@jruby), leftovers].compact
+      [default_program, *engines, cores, governor, open_files, swap, load_average, quiet, yjit,
+       Runtime::JrubyStatus.finding(@jruby, Server.on_runtime("jruby")), leftovers].compact
     end
 
     private
@@ -46,17 +48,19 @@ module Rackbench
                   text: "stopped #{left.size} process(es) a killed rackbench had left running: #{what}")
     end
 
-    def wrk
-      return Finding.new(level: :fail, topic: "wrk", text: "not found on PATH: run bin/setup (or apt-get install wrk)") unless @engine.available?
+    # The default engine's program (wrk): every command but --engine's others needs it.
+    def default_program
+      program = Load.registration(Load.default_name).process
+      return Finding.new(level: :fail, topic: program, text: "not found on PATH: run bin/setup (or apt-get install #{program})") unless @engine.available?
 
-      Finding.new(level: :ok, topic: "wrk", text: "version #{@engine.version}")
+      Finding.new(level: :ok, topic: program, text: "version #{@engine.version}")
     end
 
     # The other load programs (ab, siege, h2load): each only for its own
     # --engine, so a missing one is a warning, never a failure.
     # engines: {topic => engine} (default: each program's first engine).
     def engines
-      others = @engines || Load.programs.except("wrk").to_h { |program, names| [program, Load.engine(names.first)] }
+      others = @engines || Load.programs.except(Load.registration(Load.default_name).process).to_h { |program, names| [program, Load.engine(names.first)] }
       others.map do |topic, engine|
         next Finding.new(level: :ok, topic: topic, text: "version #{engine.version}") if engine.available?
 

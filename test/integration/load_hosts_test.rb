@@ -3,7 +3,7 @@
 require_relative "../faults/fault_helper"
 require_relative "../support/sshd"
 require "json"
-require "rackbench/stats/histogram_merge"
+require "rackbench/load/histogram_merge"
 require "rackbench/system/process_tree"
 
 # Load from other hosts, on one machine: two Debian sshd's on 127.0.0.2 and
@@ -62,10 +62,10 @@ class LoadHostsTest < Minitest::Test
   end
 
   def assert_p99_from_summed_histogram(out, trial, parts)
-    counts = Rackbench::Stats::HistogramMerge.sum(logged_histograms(out, trial))
+    counts = Rackbench::Load::HistogramMerge.sum(logged_histograms(out, trial))
     assert_equal trial["requests"], counts.values.sum if trial["loop"] == "open"
     lat = trial["latency_ms"]
-    p99 = Rackbench::Stats::LogHistogram.percentile(counts, 99, min: lat["min"] * 1e6, max: lat["max"] * 1e6) / 1e6
+    p99 = Rackbench::Load::LogHistogram.percentile(counts, 99, min: lat["min"] * 1e6, max: lat["max"] * 1e6) / 1e6
     assert_in_delta p99, lat["p99"], 0.001, "merged p99 is the percentile of the summed histogram"
     assert_equal 2, parts.size
   end

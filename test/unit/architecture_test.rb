@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "tsort"
+require "ripper"
 
 # The house's arrows run one way (docs/architecture.md): read from every
 # require_relative line of lib/rackbench, the folders form no cycle, and no
@@ -79,5 +80,57 @@ class ArchitectureTest < Minitest::Test
     assert(found.any? { |p| p.include?("report/html/capacity.rb -> search/slo.rb") && p.start_with?("arrow against") }, found.inspect)
     assert(found.any? { |p| p.include?("process/child.rb -> sampling/process_tree.rb") }, found.inspect)
     assert_includes found, "system/ requires outside itself: system/sockets.rb -> clock.rb"
+  end
+
+  # Plug-ins own every fact about themselves: outside a server's, a proxy's
+  # or an engine's own files (server/, load/, their registries), the suites
+  # and the built-in apps' descriptions (workload/), no string or symbol in
+  # lib/ is one of their names ("puma", "nginx", "wrk"), nor a label's
+  # "behind nginx". Read with Ripper, so comments and prose (a help text's
+  # example "puma x2:5", a message naming wrk) are not literals of a name.
+  PLUGIN_HOMES = %r{\A(server|load|suites|workload)(/|\.rb\z)}
+  NOT_A_NAME = { ["process/log_cap.rb", "ab"] => "File.open's append mode" }.freeze
+
+  def self.plugin_names
+    require "rackbench"
+    (Rackbench::Server.keys + Rackbench::Server::Front.names + Rackbench::Load.names +
+     Rackbench::Load.programs.keys).uniq
+  end
+
+  # [[file, line, literal]] naming a plug-in in source (path: under lib/rackbench).
+  def self.name_literals(rel, source, names)
+    Ripper.lex(source).each_cons(2).filter_map do |(_, before, _), (pos, type, text)|
+      next unless type == :on_tstring_content || (type == :on_ident && before == :on_symbeg)
+
+      hit = names.find { |n| text == n || text.match?(/\A\s*behind #{Regexp.escape(n)}\z/) }
+      [rel, pos.first, text] if hit && !NOT_A_NAME.key?([rel, text])
+    end
+  end
+
+  def test_no_plugin_name_outside_its_plug_in
+    names = self.class.plugin_names
+    assert_includes names, "puma"
+    assert_includes names, "wrk-open"
+    found = Dir["#{ROOT}/**/*.rb"].flat_map do |path|
+      rel = path.delete_prefix("#{ROOT}/")
+      next [] if rel.match?(PLUGIN_HOMES)
+
+      self.class.name_literals(rel, File.read(path), names)
+    end
+    assert_empty found.map { |f| f.join(":") }, "a plug-in's fact outside its plug-in: give it to the adapter or engine (docs/architecture.md)"
+  end
+
+  def test_the_name_check_finds_what_it_looks_for
+    names = %w[puma nginx wrk]
+    source = <<~RUBY
+      # puma in a comment is prose
+      ladders = { "puma" => [1, 2] }
+      engine = Load.engine('wrk')
+      label.include?(" behind nginx")
+      kind = :wrk
+      warn "set up puma x2:5 first"
+    RUBY
+    found = self.class.name_literals("cli/x.rb", source, names).map { |_, line, text| [line, text] }
+    assert_equal [[2, "puma"], [3, "wrk"], [4, " behind nginx"], [5, "wrk"]], found
   end
 end

@@ -47,10 +47,7 @@ module Rackbench
       # wrk drives both loops of the search: without it, refused before a
       # run directory is made or a server boots.
       def engine!
-        engine = Load.engine("wrk")
-        return if engine.available?
-
-        raise Error, engine.class.const_defined?(:NOT_FOUND) ? engine.class::NOT_FOUND : "wrk is not available here"
+        Load.require_default!
       end
 
       def execute(plan, slo, search)
@@ -69,7 +66,7 @@ module Rackbench
       end
 
       def search_all(plan, store, listener, slo, search)
-        runner = Runner.new(plan: plan, store: store, engine: Load.engine("wrk"), listener: listener)
+        runner = Runner.new(plan: plan, store: store, engine: Load.default, listener: listener)
         runner.with_context do |ctx|
           ctx.progress.total = plan.setups.size * plan.endpoints.size * search[:max_levels] * search[:loop].size
           capacity = Search::Capacity.new(context: ctx, slo: slo, max_steps: search[:max_levels],

@@ -39,8 +39,9 @@ module Rackbench
       def meta(setups, runtime: Runtime::Jruby.default)
         return {} unless setups.any? { |s| s.runtime == "jruby" }
 
+        servers = Server.on_runtime("jruby").to_h { |key| [key, runtime.gem_version(key)] }
         { "jruby" => { "version" => runtime.version, "java" => runtime.java_version, "home" => runtime.home,
-                       "puma" => runtime.gem_version("puma"), "rack" => runtime.gem_version("rack") } }
+                       **servers, "rack" => runtime.gem_version("rack") } }
       end
     end
   end

@@ -20,7 +20,7 @@ module Rackbench
           state = version ? "#{version}#{protocols(adapter)}" : "not installed: #{adapter.install_hint}"
           @out.puts format("%-10s %s", adapter.key, state)
         end
-        @out.puts Runtime::JrubyStatus.line(Runtime::Jruby.default(@env))
+        @out.puts Runtime::JrubyStatus.line(Runtime::Jruby.default(@env), Server.on_runtime("jruby"))
         Server::Front::ALL.each do |name, front|
           state = front.available? ? "#{front.version} (in front: \"... behind #{name}\")" : "not installed: #{front::NOT_FOUND}"
           @out.puts format("%-10s %s", name, state)

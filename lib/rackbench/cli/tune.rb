@@ -46,7 +46,7 @@ module Rackbench
         config = Config.build(cli.except(*SEARCH).merge(endpoints: endpoints(cli), setups: [], warmup: 1, cooldown: 0))
         opts[:servers] = checked_servers(opts[:servers], config)
         slo = Stats::Slo.new(p99_ms: opts[:slo_p99], error_rate: opts[:max_errors] / 100.0, health: cli.key?(:health_timeout))
-        raise Error, Load::Wrk::NOT_FOUND unless Load.engine("wrk").available?
+        Load.require_default!
 
         execute(Plan.new(config), slo, opts)
       end
@@ -95,12 +95,12 @@ module Rackbench
 
       def search(plan, store, listener, slo, opts, say)
         deadline = Search::Tune::Deadline.new(opts[:time_budget])
-        runner = Runner.new(plan: plan, store: store, engine: Load.engine("wrk"), listener: listener)
+        runner = Runner.new(plan: plan, store: store, engine: Load.default, listener: listener)
         runner.with_context do |ctx|
           lab = Search::Tune::Lab.new(context: ctx, endpoint: plan.endpoints.first, slo: slo, deadline: deadline)
           Search::Tune.new(lab: lab, journal: Store::TuneJournal.new(store), deadline: deadline, servers: opts[:servers],
                            budget_mb: opts[:memory_budget], slo: slo, endpoint: plan.endpoints.first, cores: Etc.nprocessors,
-                           max_workers: opts[:max_workers], ladders: { "puma" => opts[:puma_threads] }, say: say,
+                           max_workers: opts[:max_workers], ladders: { Server::Puma::KEY => opts[:puma_threads] }, say: say,
                            predict: opts[:predict] != false,
                            margin: plan.config[:margin], seed: plan.config[:seed]).call
         end

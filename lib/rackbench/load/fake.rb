@@ -19,7 +19,7 @@ module Rackbench
     # a failed run. Latency figures are fixed multiples of latency_ms (p50 =
     # mean = latency_ms, ordered min <= p50 <= ... <= max).
     class Fake
-      Load.register("fake", order: 6, process: nil, listed: false) { new }
+      Load.register("fake", order: 6, process: nil, listed: false, loads: false) { new }
       Call = Struct.new(:url, :concurrency, :duration, :threads, :timeout, :log_path, keyword_init: true)
 
       LATENCY_SHAPE = { "min" => 0.5, "mean" => 1.0, "stdev" => 0.25, "max" => 4.0, "p50" => 1.0,

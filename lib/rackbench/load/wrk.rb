@@ -47,7 +47,7 @@ module Rackbench
     #   4 connections while printing "5 connections"): T must divide C.
     class Wrk
       include Program
-      Load.register("wrk", order: 1, process: "wrk", scenario: true) { new }
+      Load.register("wrk", order: 1, process: "wrk", scenario: true, default: true, synthetic: true) { new }
 
       SCRIPT = File.expand_path("wrk/report.lua", __dir__)
       SCENARIO_SCRIPT = File.expand_path("wrk/scenario.lua", __dir__)

@@ -34,7 +34,8 @@ module Rackbench
     #   pipelining): a connection busy at its planned time sends late, and
     #   the wait counts in latency.
     class WrkOpenLoop < Wrk
-      Load.register("wrk-open", order: 2, process: "wrk", loop: "open", scenario: true, note: "with --rate") { new }
+      Load.register("wrk-open", order: 2, process: "wrk", loop: "open", scenario: true, note: "with --rate", default: true,
+                    synthetic: true) { new }
       SCRIPT = File.expand_path("wrk/open_loop.lua", __dir__)
       MIN_DRAIN_S = 0.25
       # Connection rule: each connection sends every N/R seconds. N >= R x

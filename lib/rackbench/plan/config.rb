@@ -49,7 +49,7 @@ module Rackbench
       decide: false,         # run --decide: add rounds until neighbouring setups are decided (Runner::AdaptiveRounds)
       max_rounds: 20,        # --decide: at most this many rounds
       decide_time: 900.0,    # --decide: seconds from the run's start after which no round is added
-      engine: "wrk",
+      engine: Load.default_name, # the engine registered default: true (wrk)
       threads: nil,          # load-generator threads; nil: min(concurrency, cores)
       timeout: 30.0,         # a request slower than this counts as a timeout error
       boot_timeout: 60.0,
@@ -146,7 +146,7 @@ module Rackbench
       raise UsageError, "concurrency needs at least one level, e.g. --concurrency 1,8,32" if cfg[:concurrency].empty?
 
       cfg[:rate] = Array(cfg[:rate]).flatten.map { |r| number(:rate, r, min: 0.1) }
-      cfg[:engine] = "wrk-open" if cfg[:rate].any? && cfg[:engine] == DEFAULTS[:engine]
+      cfg[:engine] = Load.default_name("open") if cfg[:rate].any? && cfg[:engine] == DEFAULTS[:engine]
       check_loop(cfg)
       cfg[:connections] = count(:connections, cfg[:connections]) unless cfg[:connections].nil?
       cfg[:threads] = count(:threads, cfg[:threads]) unless cfg[:threads].nil?
@@ -296,8 +296,9 @@ module Rackbench
       end
       refused = cfg[:setups].filter_map do |s|
         why = no_tls(s) or next
-        nginx = "#{s.label.sub(/ behind \w+\z/, '')} behind nginx"
-        "#{s.label}: #{why}; nginx in front serves TLS for it: -s #{nginx.inspect}" unless s.runtime == "jruby"
+        front = Server::Front.tls_names.first
+        fronted = "#{s.label.sub(/ behind \w+\z/, '')} behind #{front}"
+        "#{s.label}: #{why}; #{front} in front serves TLS for it: -s #{fronted.inspect}" unless s.runtime == "jruby"
       end
       refused += cfg[:setups].select { |s| s.runtime == "jruby" && no_tls(s) }.map { |s| "#{s.label}: #{no_tls(s)}" }
       raise UsageError, "--tls: #{refused.join('; ')}" if refused.any?

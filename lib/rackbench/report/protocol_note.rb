@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../server/front"
+
 module Rackbench
   module Report
     # What the trials were served over, when it is not plain HTTP/1.1: the
@@ -18,7 +20,8 @@ module Rackbench
 
         agreed = tls.map { |t| agreed(t) }.uniq.join("; ")
         whose = tls.all? { |t| t["certificate"] == "server" } ? "the server's own certificate (not checked)" : "a certificate made for this run"
-        behind = trials.any? { |t| t["setup"].to_s.include?(" behind nginx") } ? "; behind nginx, nginx ends TLS and the server gets plain HTTP" : ""
+        front = trials.filter_map { |t| t["setup"].to_s[/ behind (\S+)\z/, 1] }.find { |f| Server::Front.tls_names.include?(f) }
+        behind = front ? "; behind #{front}, #{front} ends TLS and the server gets plain HTTP" : ""
         "Served over HTTPS (#{spoken.join(', ')} over #{agreed}) with #{whose}#{behind}."
       end
 

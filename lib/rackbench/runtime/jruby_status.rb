@@ -6,28 +6,31 @@ require_relative "../finding"
 module Rackbench
   module Runtime
     # How `rackbench servers` and `rackbench doctor` show the JRuby that
-    # setups "on jruby" use: its version, Java's, and Puma's -java gem.
+    # setups "on jruby" use: its version, Java's, and the -java gem of each
+    # server that runs on it (servers: their keys, Server.on_runtime).
     module JrubyStatus
       module_function
 
-      def text(runtime)
+      def text(runtime, servers)
         why = runtime.problem
         return "not installed: #{why}" if why
 
-        puma = runtime.gem_version("puma")
-        return "not installed: Puma is missing from #{runtime.gem_home}: #{Jruby::INSTALL}" unless puma
+        gems = servers.to_h { |key| [key, runtime.gem_version(key)] }
+        missing = gems.key(nil)
+        return "not installed: #{missing.capitalize} is missing from #{runtime.gem_home}: #{Jruby::INSTALL}" if missing
 
-        "puma #{puma} on JRuby #{runtime.version}, Java #{runtime.java_version} (setups \"puma x1:16 on jruby\")"
+        "#{gems.map { |k, v| "#{k} #{v}" }.join(', ')} on JRuby #{runtime.version}, Java #{runtime.java_version} " \
+          "(setups \"#{servers.first} x1:16 on jruby\")"
       end
 
       # `rackbench servers`: one line beside the MRI servers.
-      def line(runtime)
-        format("%-10s %s", "jruby", text(runtime))
+      def line(runtime, servers)
+        format("%-10s %s", "jruby", text(runtime, servers))
       end
 
       # `rackbench doctor`: a warning, not a failure (only "on jruby" setups need it).
-      def finding(runtime)
-        shown = text(runtime)
+      def finding(runtime, servers)
+        shown = text(runtime, servers)
         Finding.new(level: shown.start_with?("not installed") ? :warn : :ok, topic: "jruby", text: shown)
       end
     end

@@ -5,6 +5,7 @@ require "set"
 require_relative "../clock"
 require_relative "../system/proc_stat"
 require_relative "../system/machine_cpu"
+require_relative "../load/registry"
 
 module Rackbench
   module Sampling
@@ -87,9 +88,9 @@ module Rackbench
       end
 
       # Before a run: one warning through the listener when the machine is
-      # busy (never for the fake engine, which loads nothing).
+      # busy (never for an engine that sends no load: the fake).
       def self.check_before_run(listener, engine)
-        return if engine.name == "fake"
+        return unless Load.loads?(engine.name)
 
         reading = measure
         listener.warning(reading.warning) unless reading.quiet?

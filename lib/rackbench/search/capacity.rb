@@ -79,7 +79,7 @@ module Rackbench
       private
 
       def closed_knee(session, setup, endpoint)
-        engine = Load.engine("wrk")
+        engine = Load.default
         start = setup.capacity.clamp(1, MAX_CONCURRENCY)
         session.warm_up(endpoint, [trial(setup, endpoint, concurrency: start)], engine: engine)
         knee = Knee.new(start: start, min: 1, max: MAX_CONCURRENCY, integer: true, max_steps: @max_steps)
@@ -88,7 +88,7 @@ module Rackbench
       end
 
       def open_knee(session, setup, endpoint, closed)
-        engine = Load.engine("wrk-open")
+        engine = Load.default("open")
         base = closed&.dig("pass_record") || probe(session, setup, endpoint)
         start = [[(base["rps"].to_f * 0.8).round(1), 1.0].max, MAX_RATE].min
         expected = expected_latency(base)
@@ -104,7 +104,7 @@ module Rackbench
       # setup's capacity (workers x threads) estimates its throughput.
       def probe(session, setup, endpoint)
         c = setup.capacity.clamp(1, MAX_CONCURRENCY)
-        result = session.warm_up(endpoint, [trial(setup, endpoint, concurrency: c)], engine: Load.engine("wrk"))
+        result = session.warm_up(endpoint, [trial(setup, endpoint, concurrency: c)], engine: Load.default)
         return {} unless result
 
         { "rps" => result.rps, "latency_ms" => result.latency_ms }
@@ -120,7 +120,7 @@ module Rackbench
       end
 
       def sustain(session, setup, endpoint, open)
-        ctx = @ctx.with(Load.engine("wrk-open"), duration: @sustain,
+        ctx = @ctx.with(Load.default("open"), duration: @sustain,
                           expected_latency: expected_latency(open["pass_record"]))
         record = session.measure(trial(setup, endpoint, rate: open["pass"]), context: ctx)
         verdict = @slo.judge(record)

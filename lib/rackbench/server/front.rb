@@ -24,6 +24,11 @@ module Rackbench
       def fetch(name)
         ALL.fetch(name)
       end
+
+      # The proxies that end TLS for the server behind them (no_tls nil).
+      def tls_names
+        ALL.select { |_, klass| klass.no_tls.nil? }.keys
+      end
     end
   end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "littles_law"
+require_relative "../load"
 
 module Rackbench
   module Stats
@@ -125,13 +126,14 @@ module Rackbench
       end
 
       # wrk's synthetic samples raise the mean (LittlesLaw::HIGH): an
-      # artifact of a wrk trial, not a wrong figure of req/s.
+      # artifact of a trial whose engine makes them up (Load.synthetic?),
+      # not a wrong figure of req/s.
       def wrk_correction?(record, check)
-        check.ratio > 1 && record["engine"].to_s.start_with?("wrk")
+        check.ratio > 1 && Load.synthetic?(record["engine"])
       end
 
       def little_text(record, check)
-        return check.note if check.ratio < 1 || record["engine"].to_s.start_with?("wrk")
+        return check.note if check.ratio < 1 || Load.synthetic?(record["engine"])
 
         "Little's law does not hold: c=#{check.expected.round} but req/s × mean latency = #{check.measured} " \
           "(#{format('%+d', ((check.ratio - 1) * 100).round)}%): the engine's latency and throughput disagree"

@@ -2,7 +2,7 @@
 
 require "json"
 require_relative "../result"
-require_relative "../../stats/histogram_merge"
+require_relative "../histogram_merge"
 require_relative "../../error"
 
 module Rackbench
@@ -14,7 +14,7 @@ module Rackbench
       # Method:
       # - requests, bytes and errors (per kind) add up;
       # - latency (and open loop's service time) from the sum of the hosts'
-      #   histograms (Stats::HistogramMerge): never an average of percentiles;
+      #   histograms (HistogramMerge): never an average of percentiles;
       # - duration_s: closed loop, the longest host's run (the hosts run in
       #   parallel, started together; the union of their runs is longer by
       #   their start skew, a few ms over SSH, and the hosts' wall clocks
@@ -68,14 +68,14 @@ module Rackbench
           Result::ERROR_KINDS.to_h { |k| [k, results.sum { |r| r.errors[k].to_i }] }
         end
 
-        def latency(parts, key, field, keys = Stats::HistogramMerge::PERCENTILES.keys)
-          Stats::HistogramMerge.latency_ms(parts.map { |p| { counts: p.histogram.fetch(key, {}), latency_ms: p.result[field] || {} } },
+        def latency(parts, key, field, keys = HistogramMerge::PERCENTILES.keys)
+          HistogramMerge.latency_ms(parts.map { |p| { counts: p.histogram.fetch(key, {}), latency_ms: p.result[field] || {} } },
                                            keys: keys)
         end
 
         # The percentiles each loop reports on one host (wrk's, or open_loop.lua's).
         def keys(loop)
-          loop == "open" ? Stats::HistogramMerge::PERCENTILES.keys : Stats::HistogramMerge::PERCENTILES.keys - ["p99.99"]
+          loop == "open" ? HistogramMerge::PERCENTILES.keys : HistogramMerge::PERCENTILES.keys - ["p99.99"]
         end
 
         def open_loop(merged, parts, duration)

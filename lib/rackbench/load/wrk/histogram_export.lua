@@ -9,7 +9,7 @@
 -- count. Each is re-bucketed into histogram.lua's log-linear layout (the
 -- open-loop script's, 512 sub-buckets per power of two, midpoint relative
 -- error <= 0.1%), so both loops export the same histogram, which rackbench
--- adds up across load hosts (Rackbench::Stats::HistogramMerge). The counts
+-- adds up across load hosts (Rackbench::Load::HistogramMerge). The counts
 -- include wrk's synthetic coordinated-omission samples, as its own
 -- percentiles do. Only done() is touched: no cost per request.
 

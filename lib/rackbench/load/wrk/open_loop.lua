@@ -397,7 +397,7 @@ function done(summary, latency, requests)
     { "latency_us", summary_json(lat_h) }, { "service_us", summary_json(svc_h) },
   }), "\n")
   -- The merged histograms, sparse (bucket index: count), so that load from
-  -- several hosts can be added bucket by bucket (Stats::HistogramMerge).
+  -- several hosts can be added bucket by bucket (Load::HistogramMerge).
   io.write('RACKBENCH_HISTOGRAM {"unit":"ns","latency":', sparse_json(lat_h.counts), ',"service":',
            sparse_json(svc_h.counts), "}\n")
 end

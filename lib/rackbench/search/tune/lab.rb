@@ -71,7 +71,7 @@ module Rackbench
         def probe(setup, repeat: 1)
           run(setup) do |session, records|
             trial = trial(setup, concurrency: probe_concurrency(setup))
-            engine = Load.engine("wrk")
+            engine = Load.default
             warm = session.warm_up(@endpoint, [trial], engine: engine)
             seconds = probe_seconds(warm)
             first = measure(session, trial, engine, seconds, duration: seconds)
@@ -118,7 +118,7 @@ module Rackbench
         def knee(setup, guess:, expected_latency:, max_levels:)
           levels = []
           outcome = run(setup) do |session, records|
-            warm = session.warm_up(@endpoint, [trial(setup, concurrency: probe_concurrency(setup))], engine: Load.engine("wrk"))
+            warm = session.warm_up(@endpoint, [trial(setup, concurrency: probe_concurrency(setup))], engine: Load.default)
             base = [warm&.rps.to_f, guess.to_f].max.clamp(1.0, MAX_RATE)
             expected_latency ||= expected_from(warm)
             knee = Knee.new(start: [base * KNEE_START, 1.0].max.round(1), min: 1.0, max: (base * Racing::KNEE_CEILING).round(1),
@@ -136,9 +136,9 @@ module Rackbench
         # repeat runs of duration seconds at rate, after a warm-up.
         def confirm(setup, rate:, repeat:, duration:, expected_latency:)
           run(setup) do |session, records|
-            session.warm_up(@endpoint, [trial(setup, concurrency: probe_concurrency(setup))], engine: Load.engine("wrk"))
+            session.warm_up(@endpoint, [trial(setup, concurrency: probe_concurrency(setup))], engine: Load.default)
             repeat.times do
-              records << measure(session, trial(setup, rate: rate), Load.engine("wrk-open"), run_seconds(duration),
+              records << measure(session, trial(setup, rate: rate), Load.default("open"), run_seconds(duration),
                                  duration: duration, expected_latency: expected_latency)
             end
           end
@@ -206,7 +206,7 @@ module Rackbench
           verdicts = []
           trials = []
           3.times do
-            record = measure(session, trial(setup, rate: rate), Load.engine("wrk-open"), run_seconds(duration),
+            record = measure(session, trial(setup, rate: rate), Load.default("open"), run_seconds(duration),
                              duration: duration, expected_latency: expected_latency)
             records << record
             trials << record

@@ -7,7 +7,7 @@ require "rackbench/load/remote/host"
 module Rackbench
   class RemoteMergeTest < Minitest::Test
     Remote = Load::Remote
-    H = Stats::LogHistogram
+    H = Load::LogHistogram
 
     def part(host, values_ms, cpu_s: 0.2, error: nil, duration: 2.0)
       counts = Hash.new(0)

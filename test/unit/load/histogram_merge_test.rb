@@ -2,11 +2,11 @@
 
 require "test_helper"
 require "open3"
-require "rackbench/stats/histogram_merge"
+require "rackbench/load/histogram_merge"
 
 module Rackbench
   class HistogramMergeTest < Minitest::Test
-    H = Stats::LogHistogram
+    H = Load::LogHistogram
 
     def host(values_ms)
       counts = Hash.new(0)
@@ -20,9 +20,9 @@ module Rackbench
     def test_union_p99_comes_from_the_summed_histogram_not_an_average
       a = host([2.0] * 1000)
       b = host([2.0] * 980 + [500.0] * 20)
-      assert_in_delta 2.0, Stats::HistogramMerge.latency_ms([a])["p99"], 0.002
-      assert_in_delta 500.0, Stats::HistogramMerge.latency_ms([b])["p99"], 0.5
-      union = Stats::HistogramMerge.latency_ms([a, b])
+      assert_in_delta 2.0, Load::HistogramMerge.latency_ms([a])["p99"], 0.002
+      assert_in_delta 500.0, Load::HistogramMerge.latency_ms([b])["p99"], 0.5
+      union = Load::HistogramMerge.latency_ms([a, b])
       assert_in_delta 2.0, union["p99"], 0.002
       assert_in_delta 500.0, union["p99.9"], 0.5 # the 1,998th of 2,000 values is a slow one
       assert_equal 500.0, union["max"]
@@ -32,7 +32,7 @@ module Rackbench
     def test_pooled_mean_and_stdev_equal_those_of_all_values
       a_values = [1.0, 2.0, 3.0] * 10
       b_values = [10.0, 30.0] * 7
-      union = Stats::HistogramMerge.latency_ms([host(a_values), host(b_values)])
+      union = Load::HistogramMerge.latency_ms([host(a_values), host(b_values)])
       all = a_values + b_values
       mean = all.sum / all.size
       assert_in_delta mean, union["mean"], 1e-9
@@ -40,10 +40,10 @@ module Rackbench
     end
 
     def test_summed_counts_and_empty_hosts
-      assert_equal({ 3 => 5, 9 => 1 }, Stats::HistogramMerge.sum([{ "3" => 2, "9" => 1 }, { 3 => 3 }]))
+      assert_equal({ 3 => 5, 9 => 1 }, Load::HistogramMerge.sum([{ "3" => 2, "9" => 1 }, { 3 => 3 }]))
       empty = { counts: {}, latency_ms: { "min" => nil, "max" => nil, "mean" => nil, "stdev" => nil } }
-      assert_nil Stats::HistogramMerge.latency_ms([empty])["p99"]
-      assert_in_delta 2.0, Stats::HistogramMerge.latency_ms([empty, host([2.0] * 10)])["p50"], 0.002
+      assert_nil Load::HistogramMerge.latency_ms([empty])["p99"]
+      assert_in_delta 2.0, Load::HistogramMerge.latency_ms([empty, host([2.0] * 10)])["p50"], 0.002
     end
 
     # The Ruby layout must stay that of wrk/histogram.lua (the hosts' side).

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 module Rackbench
-  module Stats
+  module Load
     # The log-linear latency histogram of lib/rackbench/load/wrk/histogram.lua,
     # in Ruby, so that histograms exported by wrk on several load hosts can be
     # read and added here. Same layout (keep the two in step):
