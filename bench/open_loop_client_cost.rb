@@ -28,7 +28,7 @@
 require "etc"
 require "tmpdir"
 require "rackbench/load"
-require "rackbench/process/child"
+require "rackbench/process_control/child"
 require "rackbench/server"
 require "rackbench/plan/setup"
 require "rackbench/ports"

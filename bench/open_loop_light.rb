@@ -29,11 +29,11 @@
 require "tmpdir"
 require "rackbench/load"
 require "rackbench/load/open_loop_sizing"
-require "rackbench/process/child"
-require "rackbench/process/affinity"
+require "rackbench/process_control/child"
+require "rackbench/process_control/affinity"
 require "rackbench/ports"
 require "rackbench/sampling/noise"
-require "rackbench/process/http_probe"
+require "rackbench/process_control/http_probe"
 
 RATE = Float(ARGV.fetch(0, 4000))
 SECONDS = Float(ARGV.fetch(1, 5))

@@ -20,7 +20,7 @@
 # Target: under 1% of one core, so sampling cannot move the numbers it records.
 
 require "rbconfig"
-require "rackbench/process/child"
+require "rackbench/process_control/child"
 require "rackbench/system/process_tree"
 require "rackbench/sampling/sampler"
 require "rackbench/clock"

@@ -35,7 +35,7 @@ require "rackbench/runner/sampling"
 require "rackbench/stats/summary"
 require "rackbench/stats/student_t"
 require "rackbench/sampling/noise"
-require "rackbench/process/affinity"
+require "rackbench/process_control/affinity"
 
 rounds = Integer(ARGV[0] || 5)
 seconds = Integer(ARGV[1] || 3)

@@ -5,7 +5,7 @@
 # docs/architecture.md maps the stages; the command line is Rackbench::CLI.
 #
 #   plan      Config, PlanFile, Setup, Scenario -> Plan (the trials to run)
-#   runner    boot (server/, process/) -> verify -> warm up -> load/ -> sampling/ -> store/
+#   runner    boot (server/, process_control/) -> verify -> warm up -> load/ -> sampling/ -> store/
 #   store     the run directory (Store::RunDir), appended as results exist
 #   stats     summaries, intervals, comparisons of stored trials
 #   search    capacity and tune: levels chosen from the ones before

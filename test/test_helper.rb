@@ -5,7 +5,7 @@ require "tmpdir"
 require "stringio"
 require "rackbench/error"
 require "rackbench/suggest"
-require "rackbench/process/registry"
+require "rackbench/process_control/registry"
 require_relative "support/leak_check"
 
 module Rackbench

@@ -4,8 +4,8 @@ require "etc"
 require "json"
 require "rbconfig"
 require_relative "error"
-require_relative "process/child"
-require_relative "process/affinity"
+require_relative "process_control/child"
+require_relative "process_control/affinity"
 
 module Rackbench
   # A CPU-speed calibration: how fast this machine runs one fixed piece of

@@ -3,7 +3,7 @@
 require "etc"
 require_relative "finding"
 require_relative "load"
-require_relative "process/journal"
+require_relative "process_control/journal"
 require_relative "runtime/jruby_status"
 require_relative "server"
 require_relative "sampling/noise"

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "fault_helper"
-require "rackbench/process/log_cap"
+require "rackbench/process_control/log_cap"
 
 # Faults on the server side: crashes, hangs, boot failures, a taken port.
 class FaultServerTest < Minitest::Test

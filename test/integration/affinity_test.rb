@@ -5,10 +5,10 @@ require "json"
 require "rackbench/load"
 require "rackbench/server"
 require "rackbench/plan/setup"
-require "rackbench/process/server_instance"
+require "rackbench/process_control/server_instance"
 require "rackbench/ports"
-require "rackbench/process/affinity"
-require "rackbench/process/registry"
+require "rackbench/process_control/affinity"
+require "rackbench/process_control/registry"
 require "rackbench/workload/arena"
 
 # --cpus on real processes: a preforked Puma's master and the workers it

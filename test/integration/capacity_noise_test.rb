@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/process/child"
+require "rackbench/process_control/child"
 require "rackbench/system/process_tree"
 
 # capacity checks for foreign load before it measures, as run does

@@ -7,8 +7,8 @@ require "rackbench/stats/verdict"
 require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/workload/arena"
-require "rackbench/process/server_instance"
-require "rackbench/process/http_probe"
+require "rackbench/process_control/server_instance"
+require "rackbench/process_control/http_probe"
 
 # The 2026 field under load (2 s measured after a 1 s warm-up, one run per
 # endpoint with every setup), each against the bound its construction sets:

@@ -11,8 +11,8 @@ require "rackbench/workload/app"
 require "rackbench/workload/probe_wrapper"
 require "rackbench/sampling/probe_files"
 require "rackbench/sampling/noise"
-require "rackbench/process/server_instance"
-require "rackbench/process/http_probe"
+require "rackbench/process_control/server_instance"
+require "rackbench/process_control/http_probe"
 
 # --probe: a user's app behind rackbench's in-process probe, unedited. The
 # fixture app spends 10 ms of its thread's CPU and sleeps 40 ms per request.
@@ -126,7 +126,7 @@ class ProbeTest < Minitest::Test
     probe_dir = File.join(tmpdir, "probe")
     FileUtils.mkdir_p(probe_dir)
     klass = Rackbench::Server::ADAPTERS.fetch(key)
-    setup = Rackbench::Setup.parse(klass.one_process? ? key : "#{key} x1")
+    setup = Rackbench::Setup.parse(klass.only_one_process? ? key : "#{key} x1")
     instance = Rackbench::ProcessControl::ServerInstance.new(
       adapter: Rackbench::Server.adapter(key, app: wrapped), setup: setup, app: wrapped.config_ru,
       port: Rackbench::Ports.free, dir: File.join(tmpdir, key), env: wrapped.env.merge("RACKBENCH_PROBE_DIR" => probe_dir),

@@ -5,7 +5,7 @@ require "json"
 require "open3"
 require "rbconfig"
 require "rackbench/server"
-require "rackbench/process/server_instance"
+require "rackbench/process_control/server_instance"
 require "rackbench/plan/setup"
 require "rackbench/ports"
 

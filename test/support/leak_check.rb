@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "rackbench/process/registry"
+require "rackbench/process_control/registry"
 require "rackbench/system/process_tree"
 require "rackbench/system/sockets"
 

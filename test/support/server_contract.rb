@@ -4,7 +4,7 @@ require "rackbench/server"
 require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/workload/arena"
-require "rackbench/process/http_probe"
+require "rackbench/process_control/http_probe"
 
 # Shared contract test for server adapters (Rack::Lint's idea applied to
 # servers): the including class defines #setup_label. Each test boots the real
@@ -54,14 +54,14 @@ module ServerContract
     if klass.threads
       assert_equal klass.threads, Rackbench::Setup.parse("#{key} x1").threads, "its default thread count"
       refute_empty klass.thread_ladder, "tune's thread counts for it"
-      klass.thread_ladder.each { |t| Rackbench::Setup.parse("#{key} x2:#{t}") } unless klass.one_process?
+      klass.thread_ladder.each { |t| Rackbench::Setup.parse("#{key} x2:#{t}") } unless klass.only_one_process?
     else
       assert_raises(Rackbench::UsageError) { Rackbench::Setup.parse("#{key} x1:2") }
       assert_empty klass.thread_ladder, "one thread per process: no ladder"
     end
     assert_includes [true, false], klass.closes_after_error?
     assert(klass.no_tls.nil? || (klass.no_tls.is_a?(String) && !klass.no_tls.empty?), "no_tls: nil or the reason")
-    assert_raises(Rackbench::UsageError) { Rackbench::Setup.parse("#{key} x2") } if klass.one_process?
+    assert_raises(Rackbench::UsageError) { Rackbench::Setup.parse("#{key} x2") } if klass.only_one_process?
     assert_operator klass.in_flight_per_process, :>=, 1
     klass.runtime_adapters.each do |runtime, other|
       assert_equal key, other.key, "its #{runtime} adapter runs the same server"
@@ -79,7 +79,7 @@ module ServerContract
     info = JSON.parse(res.body)
     assert_equal rb_setup.server, info["server"]
     workers = instance.workers
-    expected = adapter.single_process?(rb_setup) ? 1 : rb_setup.workers
+    expected = adapter.runs_one_process?(rb_setup) ? 1 : rb_setup.workers
     assert_equal expected, workers.size, "worker processes found: #{workers.map(&:pid)}"
     assert_includes workers.map(&:pid), info["pid"], "the request was served by a worker we found"
     all = instance.processes

@@ -8,7 +8,7 @@ require "ripper"
 # require_relative line of lib/rackbench, the folders form no cycle, and no
 # folder requires one above it in
 #
-#   cli -> search -> runner -> {server, load, sampling, store, stats, report} -> process -> system
+#   cli -> search -> runner -> {server, load, sampling, store, stats, report} -> process_control -> system
 #
 # system/ (the /proc and socket readers) is a leaf: it requires nothing else
 # of rackbench. A top-level file beside a folder of its name (server.rb,
@@ -17,7 +17,7 @@ require "ripper"
 class ArchitectureTest < Minitest::Test
   ROOT = File.expand_path("../../lib/rackbench", __dir__)
   RANK = { "cli" => 0, "search" => 1, "runner" => 2, "server" => 3, "load" => 3, "sampling" => 3, "store" => 3,
-           "stats" => 3, "report" => 3, "process" => 4, "system" => 5 }.freeze
+           "stats" => 3, "report" => 3, "process_control" => 4, "system" => 5 }.freeze
 
   # A path under lib/rackbench to its node.
   def self.node(rel)
@@ -72,13 +72,13 @@ class ArchitectureTest < Minitest::Test
 
   # The check fails on the back-arrows the house had (issue 27's review).
   def test_it_fails_on_the_back_arrows_there_were
-    old = [["process/server_instance.rb", "server/error_line.rb"], ["server/front/nginx.rb", "process/child.rb"],
+    old = [["process_control/server_instance.rb", "server/error_line.rb"], ["server/front/nginx.rb", "process_control/child.rb"],
            ["report/html/capacity.rb", "search/slo.rb"], ["search/capacity.rb", "report/decision_text.rb"],
-           ["process/child.rb", "sampling/process_tree.rb"], ["system/sockets.rb", "clock.rb"]]
+           ["process_control/child.rb", "sampling/process_tree.rb"], ["system/sockets.rb", "clock.rb"]]
     found = self.class.problems(old)
-    assert(found.any? { |p| p.start_with?("cycle between process, server: ") }, found.inspect)
+    assert(found.any? { |p| p.start_with?("cycle between process_control, server: ") }, found.inspect)
     assert(found.any? { |p| p.include?("report/html/capacity.rb -> search/slo.rb") && p.start_with?("arrow against") }, found.inspect)
-    assert(found.any? { |p| p.include?("process/child.rb -> sampling/process_tree.rb") }, found.inspect)
+    assert(found.any? { |p| p.include?("process_control/child.rb -> sampling/process_tree.rb") }, found.inspect)
     assert_includes found, "system/ requires outside itself: system/sockets.rb -> clock.rb"
   end
 
@@ -89,7 +89,7 @@ class ArchitectureTest < Minitest::Test
   # "behind nginx". Read with Ripper, so comments and prose (a help text's
   # example "puma x2:5", a message naming wrk) are not literals of a name.
   PLUGIN_HOMES = %r{\A(server|load|suites|workload)(/|\.rb\z)}
-  NOT_A_NAME = { ["process/log_cap.rb", "ab"] => "File.open's append mode" }.freeze
+  NOT_A_NAME = { ["process_control/log_cap.rb", "ab"] => "File.open's append mode" }.freeze
 
   def self.plugin_names
     require "rackbench"

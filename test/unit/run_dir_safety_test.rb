@@ -3,7 +3,7 @@
 require "test_helper"
 require "rackbench/plan/config"
 require "rackbench/runner/measurement"
-require "rackbench/process/error_line"
+require "rackbench/process_control/error_line"
 
 # Smaller promises of the run directory: bounded file names, no duplicate
 # setups folded into repetitions, log tails read from the end only.

@@ -4,7 +4,7 @@ require "test_helper"
 require "socket"
 require "rackbench/tls"
 require "rackbench/plan/config"
-require "rackbench/process/http_probe"
+require "rackbench/process_control/http_probe"
 require "rackbench/report/protocol_note"
 
 # --tls: the run's certificate, what Config refuses, the probes' handshake,

@@ -50,7 +50,7 @@ module Rackbench
       end
 
       def missing(path_a, path_b)
-        cells = @compare.only_a.map { |c| "#{c.endpoint} #{c.setup} c=#{c.concurrency}" }
+        cells = @compare.only_a.map { |c| "#{c.endpoint} #{c.setup} c=#{c.level}" }
         [FAILED, "Gate failed: #{path_b} lacks #{cells.size} cell(s) of #{path_a}: #{cells.first(5).join('; ')}" \
                  "#{cells.size > 5 ? '; ...' : ''}; --fail-if-slower cannot pass on missing measurements (re-run, or compare without it)"]
       end
@@ -88,7 +88,7 @@ module Rackbench
       end
 
       def cell(row)
-        "#{row.endpoint} #{row.label} #{Report::DecisionText.level_label(row.concurrency, row.loop)}"
+        "#{row.endpoint} #{row.label} #{Report::DecisionText.level_label(row.level, row.loop)}"
       end
 
       # The most any undecided cell would likely take, in each run.

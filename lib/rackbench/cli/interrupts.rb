@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../error"
-require_relative "../process/registry"
+require_relative "../process_control/registry"
 require_relative "../clock"
 
 module Rackbench

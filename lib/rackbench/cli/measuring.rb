@@ -8,7 +8,7 @@ require_relative "../store/run_dir"
 require_relative "../report/listener"
 require_relative "../report/progress"
 require_relative "../report/warning_log"
-require_relative "../process/registry"
+require_relative "../process_control/registry"
 require_relative "../calibration"
 
 module Rackbench

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "tempfile"
-require_relative "../process/child"
+require_relative "../process_control/child"
 require_relative "../error"
 
 module Rackbench

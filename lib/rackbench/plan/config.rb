@@ -10,7 +10,7 @@ require_relative "scenario"
 require_relative "../workload/arena"
 require_relative "../load"
 require_relative "../load/remote/settings"
-require_relative "../process/affinity"
+require_relative "../process_control/affinity"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as

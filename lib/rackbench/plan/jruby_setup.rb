@@ -37,7 +37,7 @@ module Rackbench
         raise UsageError, "setup #{text.inspect}: #{server} does not run on JRuby here (it forks workers or needs a C " \
                           "extension, and JRuby has neither fork nor MRI's C API); on jruby write \"#{example}\""
       end
-      if adapter.one_process? && workers != 1
+      if adapter.only_one_process? && workers != 1
         raise UsageError, "setup #{text.inspect}: #{server.capitalize}'s cluster mode forks workers, and JRuby cannot fork; " \
                           "write \"#{server} x1:THREADS on jruby\" (one JVM, its threads run in parallel without a GVL)"
       end

@@ -59,7 +59,7 @@ module Rackbench
 
       server = words.shift.downcase
       # What the server accepts, from its adapter: threads nil means one
-      # thread per process; one_process? means exactly one process.
+      # thread per process; only_one_process? means exactly one process.
       spec = Server::ADAPTERS[server] || raise(UsageError, unknown_server(server, text))
       workers = 1
       threads = spec.threads || 1
@@ -133,7 +133,7 @@ module Rackbench
         raise UsageError, "setup #{text.inspect}: workers must be 1..#{MAX_WORKERS} (got #{workers}); " \
                           "for one process write \"#{server} x1#{spec.threads ? ':5' : ''}\""
       end
-      if spec.one_process? && workers != 1
+      if spec.only_one_process? && workers != 1
         raise UsageError, "setup #{text.inspect}: #{server} runs one process; write \"#{server}\" and add setups for more"
       end
       return if threads.nil?

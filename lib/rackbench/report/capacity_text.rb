@@ -65,7 +65,7 @@ module Rackbench
           l["setup"] == knee["setup"] && l["endpoint"] == knee["endpoint"] && l["kind"] == result["loop"] && l["level"] == result["pass"]
         end
         trials = (row ? Array(row["trials"]) : [result.dig("pass_record", "key")]).filter_map { |k| @trials[k] }
-        trials.empty? ? nil : Stats::Cells::Cell.new(endpoint: knee["endpoint"], setup: knee["setup"], concurrency: result["pass"], trials: trials)
+        trials.empty? ? nil : Stats::Cells::Cell.new(endpoint: knee["endpoint"], setup: knee["setup"], level: result["pass"], trials: trials)
       end
 
       def marks(cell)

@@ -121,7 +121,7 @@ module Rackbench
         lines = [[endpoint, "c", "metric", "A", "B", "change", "decision"]]
         rows.each do |row|
           row.changes.each_with_index do |ch, i|
-            lines << [i.zero? ? row.label : "", i.zero? ? row.concurrency.to_s : "", ch.metric.label,
+            lines << [i.zero? ? row.label : "", i.zero? ? row.level.to_s : "", ch.metric.label,
                       value(ch.a, ch.metric), value(ch.b, ch.metric), pct(ch.change_pct), self.class.verdict_text(ch)]
           end
         end
@@ -148,7 +148,7 @@ module Rackbench
 
         @io.puts
         @io.puts "Only in #{run} (not compared):"
-        cells.each { |c| @io.puts "  #{c.endpoint}  #{c.setup}  c=#{c.concurrency}" }
+        cells.each { |c| @io.puts "  #{c.endpoint}  #{c.setup}  c=#{c.level}" }
       end
 
       def suggest

@@ -76,7 +76,7 @@ module Rackbench
       # that, the highest every endpoint ran at; failing that, the highest.
       def common_level
         pairs = @cells.cells.group_by { |c| [c.endpoint, c.setup] }.values
-        common = pairs.map { |cs| cs.map(&:concurrency) }.reduce(:&)
+        common = pairs.map { |cs| cs.map(&:level) }.reduce(:&)
         common = endpoints.map { |e| @cells.levels(e) }.reduce(:&) if common.nil? || common.empty?
         (common.nil? || common.empty? ? levels : common).max
       end

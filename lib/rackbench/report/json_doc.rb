@@ -71,7 +71,7 @@ module Rackbench
           out[metric.key] = self.class.summary(summary, metric.interval(cell.trials)) unless summary.n.zero?
         end
         {
-          "endpoint" => cell.endpoint, "setup" => cell.setup, "concurrency" => cell.concurrency,
+          "endpoint" => cell.endpoint, "setup" => cell.setup, "concurrency" => cell.level,
           "loop" => cell.loop, "repetitions" => cell.trials.size, "requests" => cell.requests,
           "errors" => cell.errors, "metrics" => metrics,
           "verdict" => Stats::Verdict.for_cell(cell.trials)&.to_h,

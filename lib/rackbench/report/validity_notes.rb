@@ -35,7 +35,7 @@ module Rackbench
       end
 
       def name(cells, cell)
-        "#{cell.endpoint} #{cells.level_label(cell.concurrency)} #{cell.setup}"
+        "#{cell.endpoint} #{cells.level_label(cell.level)} #{cell.setup}"
       end
 
       def invalid(cells, bad, why)

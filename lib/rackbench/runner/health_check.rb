@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "net/http"
-require_relative "../process/http_probe"
+require_relative "../process_control/http_probe"
 require_relative "../clock"
 require_relative "../stats/summary"
 

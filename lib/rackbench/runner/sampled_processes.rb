@@ -2,7 +2,7 @@
 
 require_relative "../sampling/sampler"
 require_relative "../system/process_tree"
-require_relative "../process/registry"
+require_relative "../process_control/registry"
 require_relative "../load"
 
 module Rackbench

@@ -2,7 +2,7 @@
 
 require "json"
 require_relative "../error"
-require_relative "../process/http_probe"
+require_relative "../process_control/http_probe"
 require_relative "../plan/request_path"
 
 module Rackbench

@@ -73,7 +73,7 @@ module Rackbench
         true
       end
 
-      def single_process?(setup)
+      def runs_one_process?(setup)
         setup.workers == 1
       end
 

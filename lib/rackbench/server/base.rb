@@ -35,7 +35,8 @@ module Rackbench
     # tune's Candidates, Lab and ConfigWriter):
     #
     #   threads                 default threads per process; nil: one per process ("xW:T" refused)
-    #   one_process?            runs exactly one process ("xW" refused)
+    #   only_one_process?       runs exactly one process, whatever the setup ("xW" refused);
+    #                           runs_one_process?(setup) (instance): this setup runs one
     #   fibers?(setup)          serves many requests per process at once on fibers: no thread
     #                           slots (stored with each trial for Stats::Verdict); setup: the
     #                           setup's own words may say so ("itsi x2 fibers")
@@ -77,7 +78,7 @@ module Rackbench
 
         def key = self::KEY
         def threads = nil
-        def one_process? = false
+        def only_one_process? = false
         def fibers?(_setup = nil) = false
         def queues_inside? = false
         def default_label(_cores) = nil
@@ -195,8 +196,10 @@ module Rackbench
         false
       end
 
-      # True when the master process itself serves requests (no forked workers).
-      def single_process?(_setup)
+      # True when the master process itself serves requests (no forked
+      # workers) in this setup; the class fact only_one_process? is true
+      # when every setup of the server does.
+      def runs_one_process?(_setup)
         false
       end
 

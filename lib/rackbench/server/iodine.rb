@@ -31,12 +31,12 @@ module Rackbench
         [*launch(setup), "-b", host, "-p", port.to_s, "-w", setup.workers.to_s, "-t", setup.threads.to_s, *tls_args, app]
       end
 
-      def single_process?(setup)
+      def runs_one_process?(setup)
         setup.workers == 1
       end
 
       def expected_workers(setup)
-        single_process?(setup) ? 0 : setup.workers
+        runs_one_process?(setup) ? 0 : setup.workers
       end
     end
   end

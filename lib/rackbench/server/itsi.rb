@@ -96,12 +96,12 @@ module Rackbench
           "add `#{GemPins.line('itsi-scheduler')}` to #{@app.gemfile}, then run `bundle install`"
       end
 
-      def single_process?(setup)
+      def runs_one_process?(setup)
         setup.workers == 1
       end
 
       def expected_workers(setup)
-        single_process?(setup) ? 0 : setup.workers
+        runs_one_process?(setup) ? 0 : setup.workers
       end
 
       private

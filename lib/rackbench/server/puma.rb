@@ -83,8 +83,8 @@ module Rackbench
         cmd = [*launch(setup), *config_args(setup, dir), "-e", "production", "-b", bind,
                "-t", "#{setup.threads}:#{setup.threads}", "--pidfile", File.join(dir, "puma.pid"),
                "--tag", "rackbench"]
-        cmd += ["-w", setup.workers.to_s] unless single_process?(setup) || setup.option("auto") # auto: the file's workers :auto
-        cmd << "--preload" if setup.preload && !single_process?(setup)
+        cmd += ["-w", setup.workers.to_s] unless runs_one_process?(setup) || setup.option("auto") # auto: the file's workers :auto
+        cmd << "--preload" if setup.preload && !runs_one_process?(setup)
         cmd << app
       end
 
@@ -97,7 +97,7 @@ module Rackbench
       end
 
       # "auto" is a cluster even of one worker (Puma's workers :auto forks).
-      def single_process?(setup)
+      def runs_one_process?(setup)
         setup.workers == 1 && !setup.option("auto")
       end
 
@@ -106,7 +106,7 @@ module Rackbench
       end
 
       def expected_workers(setup)
-        single_process?(setup) ? 0 : setup.workers
+        runs_one_process?(setup) ? 0 : setup.workers
       end
 
       private
@@ -126,7 +126,7 @@ module Rackbench
       end
 
       def preload_off_by_file?(setup)
-        !setup.preload && !single_process?(setup) && at_least?("7.0")
+        !setup.preload && !runs_one_process?(setup) && at_least?("7.0")
       end
 
       def config_path(dir)

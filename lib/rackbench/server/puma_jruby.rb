@@ -14,7 +14,7 @@ module Rackbench
     class PumaJruby < Puma
       register_runtime "jruby", of: Puma
 
-      def self.one_process? = true # JRuby cannot fork: no cluster mode
+      def self.only_one_process? = true # JRuby cannot fork: no cluster mode
       def self.no_tls = "Puma on JRuby takes its certificate from a Java keystore, which rackbench does not make"
       def initialize(app: nil, runtime: Runtime::Jruby.default)
         super(app: app)
@@ -39,7 +39,7 @@ module Rackbench
         super.merge(@runtime.env)
       end
 
-      def single_process?(_setup)
+      def runs_one_process?(_setup)
         true
       end
 

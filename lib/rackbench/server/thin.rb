@@ -11,7 +11,7 @@ module Rackbench
       KEY = "thin"
       register order: 3
 
-      def self.one_process? = true
+      def self.only_one_process? = true
       def self.default_label(_cores) = "thin"
       def self.footprint_label = "thin"
       def self.deploy_command(_setup) = "bundle exec thin -C config/thin.yml start"
@@ -41,7 +41,7 @@ module Rackbench
         cmd
       end
 
-      def single_process?(_setup)
+      def runs_one_process?(_setup)
         true
       end
 

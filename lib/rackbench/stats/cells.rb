@@ -7,7 +7,7 @@ module Rackbench
     # Groups stored trials into cells (endpoint x setup x load level) and
     # summarises the repetitions of each cell.
     class Cells
-      Cell = Struct.new(:endpoint, :setup, :concurrency, :trials, keyword_init: true) do
+      Cell = Struct.new(:endpoint, :setup, :level, :trials, keyword_init: true) do
         def rps
           Summary.of(trials.map { |t| t["rps"] })
         end
@@ -34,20 +34,20 @@ module Rackbench
       def initialize(trials)
         @open = trials.any? { |t| t["rate"] }
         # The load level: the offered rate for open-loop trials, else the
-        # concurrency (kept in the `concurrency` slot so reports index alike).
+        # concurrency, in the cell's `level`, so reports index both alike.
         # A rate is stored as a Float and a concurrency as an Integer, and
         # cells are grouped by eql?, so c=8 and r=8.0 stay apart in a run
         # that mixes both loops (rackbench capacity).
         @cells = trials.group_by { |t| [t["endpoint"], t["setup"], t["rate"] || t["concurrency"]] }.map do |(e, s, c), ts|
-          Cell.new(endpoint: e, setup: s, concurrency: c, trials: ts)
+          Cell.new(endpoint: e, setup: s, level: c, trials: ts)
         end
-        @open_levels = @cells.select { |c| c.trials.first["rate"] }.to_h { |c| [c.concurrency, true] }
+        @open_levels = @cells.select { |c| c.trials.first["rate"] }.to_h { |c| [c.level, true] }
         # Indexes, so that lookups stay constant-time and a report stays
         # linear in its cells (a scan per lookup made it quadratic: 10,000
         # cells took minutes).
         @by_endpoint = @cells.group_by(&:endpoint)
         @by_pair = @cells.group_by { |c| [c.endpoint, c.setup] }
-        @by_key = @cells.to_h { |c| [[c.endpoint, c.setup, c.concurrency], c] } # Hash keys compare by eql?: 8 is not 8.0
+        @by_key = @cells.to_h { |c| [[c.endpoint, c.setup, c.level], c] } # Hash keys compare by eql?: 8 is not 8.0
       end
 
       # Any open-loop trial (a run may mix both loops: see loops).
@@ -57,7 +57,7 @@ module Rackbench
 
       # The loops present: [false] closed only, [true] open only, or both.
       def loops
-        @cells.map { |c| open_level?(c.concurrency) }.uniq.sort_by { |open| open ? 1 : 0 }
+        @cells.map { |c| open_level?(c.level) }.uniq.sort_by { |open| open ? 1 : 0 }
       end
 
       # Each level labelled by its own trials' loop: "c=8" (concurrency) or
@@ -79,14 +79,14 @@ module Rackbench
       end
 
       def levels(endpoint = nil)
-        (endpoint.nil? ? @cells : @by_endpoint.fetch(endpoint, [])).map(&:concurrency).uniq
+        (endpoint.nil? ? @cells : @by_endpoint.fetch(endpoint, [])).map(&:level).uniq
                                                                   .sort_by { |level| [open_level?(level) ? 1 : 0, level] }
       end
 
       # The cell at a level (the same loop's level first: c=8 is not r=8).
-      def [](endpoint, setup, concurrency)
-        @by_key[[endpoint, setup, concurrency]] ||
-          @by_pair.fetch([endpoint, setup], []).find { |c| c.concurrency == concurrency }
+      def [](endpoint, setup, level)
+        @by_key[[endpoint, setup, level]] ||
+          @by_pair.fetch([endpoint, setup], []).find { |c| c.level == level }
       end
     end
   end

@@ -49,7 +49,7 @@ module Rackbench
       end
 
       # setup: run A's label; setup_b: run B's (the same unless paired).
-      Row = Struct.new(:endpoint, :setup, :setup_b, :concurrency, :loop, :trials_a, :trials_b, :changes, keyword_init: true) do
+      Row = Struct.new(:endpoint, :setup, :setup_b, :level, :loop, :trials_a, :trials_b, :changes, keyword_init: true) do
         # "puma x2:5", or "puma x2:5 → puma x2:5 on yjit" for a paired row.
         def label
           setup == setup_b ? setup : "#{setup} → #{setup_b}"
@@ -100,12 +100,12 @@ module Rackbench
       private
 
       def key(cell, pairs = {})
-        [cell.endpoint, pairs.fetch(cell.setup, cell.setup), cell.concurrency]
+        [cell.endpoint, pairs.fetch(cell.setup, cell.setup), cell.level]
       end
 
       def row(cell_a, cell_b)
         changes = METRICS.filter_map { |k| change(Metrics[k], cell_a.trials, cell_b.trials) }
-        Row.new(endpoint: cell_a.endpoint, setup: cell_a.setup, setup_b: cell_b.setup, concurrency: cell_a.concurrency,
+        Row.new(endpoint: cell_a.endpoint, setup: cell_a.setup, setup_b: cell_b.setup, level: cell_a.level,
                 loop: cell_a.loop, trials_a: cell_a.trials, trials_b: cell_b.trials, changes: changes)
       end
 

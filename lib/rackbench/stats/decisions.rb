@@ -98,7 +98,7 @@ module Rackbench
           metrics.each do |key|
             xs = Metrics[key].values(row.trials_a)
             ys = Metrics[key].values(row.trials_b)
-            add(row.endpoint, row.concurrency, row.loop, row.setup, row.setup_b, key, Decision.of(xs, ys, paired: false, margin: @margin))
+            add(row.endpoint, row.level, row.loop, row.setup, row.setup_b, key, Decision.of(xs, ys, paired: false, margin: @margin))
           end
         end
       end
@@ -106,7 +106,7 @@ module Rackbench
       # The entry of one row's metric (nil: it could not be decided).
       def for_row(row, metric)
         @entries.find do |e|
-          e.endpoint == row.endpoint && e.level.eql?(row.concurrency) && e.a == row.setup && e.b == row.setup_b && e.metric == metric
+          e.endpoint == row.endpoint && e.level.eql?(row.level) && e.a == row.setup && e.b == row.setup_b && e.metric == metric
         end
       end
 

@@ -5,8 +5,8 @@ require "fileutils"
 require_relative "../error"
 require_relative "target"
 require_relative "lock"
-require_relative "../process/registry"
-require_relative "../process/journal"
+require_relative "../process_control/registry"
+require_relative "../process_control/journal"
 require_relative "json_lines"
 
 module Rackbench

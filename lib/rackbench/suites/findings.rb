@@ -260,7 +260,7 @@ module Rackbench
 
         # Every (endpoint, setup, level) with failed requests.
         def failed_cells
-          @cells.cells.select { |c| c.errors.positive? }.map { |c| [c.endpoint, c.setup, c.concurrency] }
+          @cells.cells.select { |c| c.errors.positive? }.map { |c| [c.endpoint, c.setup, c.level] }
         end
 
         # Failed health checks in the cell's trials; nil when none were made.

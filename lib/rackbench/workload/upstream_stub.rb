@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
 require "rbconfig"
-require_relative "../process/child"
+require_relative "../process_control/child"
 require_relative "../ports"
 require_relative "../clock"
-require_relative "../process/http_probe"
+require_relative "../process_control/http_probe"
 
 module Rackbench
   module Workload

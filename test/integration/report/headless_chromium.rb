@@ -4,7 +4,7 @@ require "cgi"
 require "json"
 require "rbconfig"
 require "tmpdir"
-require "rackbench/process/child"
+require "rackbench/process_control/child"
 
 module Rackbench
   # Opens a local page in headless Chromium (Debian package `chromium`, put

@@ -27,7 +27,7 @@ class NetworkIoIntegrationTest < Minitest::Test
   # The stub on its own: the body size it is given, on 127.0.0.1.
   def test_the_stub_answers_with_the_body_size_it_was_given
     require "rackbench/workload/upstream_stub"
-    require "rackbench/process/http_probe"
+    require "rackbench/process_control/http_probe"
     stub = Rackbench::Workload::UpstreamStub.new(delay: 0, bytes: 1234, log_dir: tmpdir).start
     res = Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", stub.port, "/", timeout: 5)
     assert_equal [200, 1234], [res.status, res.body.bytesize]

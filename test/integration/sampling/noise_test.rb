@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "rackbench/sampling/noise"
-require "rackbench/process/child"
+require "rackbench/process_control/child"
 require "rackbench/cli"
 require "rackbench/doctor"
 

@@ -6,8 +6,8 @@ require "rackbench/server"
 require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/workload/arena"
-require "rackbench/process/http_probe"
-require "rackbench/process/child"
+require "rackbench/process_control/http_probe"
+require "rackbench/process_control/child"
 require "rackbench/sampling/sampler"
 
 # The sampler against real processes: a preloaded Puma cluster (memory,

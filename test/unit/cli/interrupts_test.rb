@@ -3,7 +3,7 @@
 require "test_helper"
 require "rbconfig"
 require "rackbench/cli/interrupts"
-require "rackbench/process/child"
+require "rackbench/process_control/child"
 require "rackbench/clock"
 
 # The interrupt guard with real signals sent to this test process.

@@ -3,7 +3,7 @@
 require "test_helper"
 require "tmpdir"
 require "rackbench/load/wrk_open_loop"
-require "rackbench/process/child"
+require "rackbench/process_control/child"
 
 # wrk/histogram.lua (the open-loop script's histogram) run under the luajit
 # command, the same LuaJIT that Debian's wrk embeds (bin/setup installs it):

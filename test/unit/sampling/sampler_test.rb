@@ -3,7 +3,7 @@
 require "test_helper"
 require "fileutils"
 require "rackbench/sampling/sampler"
-require "rackbench/process/child"
+require "rackbench/process_control/child"
 
 class SamplerTest < Minitest::Test
   FIXTURES = File.expand_path("../../fixtures/proc", __dir__)

@@ -61,7 +61,7 @@ class PumaKnobsTest < Minitest::Test
 
   def test_auto_is_a_cluster_even_of_one
     setup = Setup.parse("puma auto:5").tap { |s| s.workers = 1 }
-    refute Puma.new.single_process?(setup), "workers :auto forks even one worker"
+    refute Puma.new.runs_one_process?(setup), "workers :auto forks even one worker"
     assert_equal 1, Puma.new.expected_workers(setup)
   end
 

@@ -53,8 +53,8 @@ class StatsCompareTest < Minitest::Test
         F.repetitions([50, 51], **CELL, concurrency: 32)
     found = compare(a, b).gate(0.05)
     assert_empty found[:slower]
-    assert_equal [8], found[:undecided].map { |row, _| row.concurrency }
-    assert_equal [32], found[:untested].map(&:concurrency)
+    assert_equal [8], found[:undecided].map { |row, _| row.level }
+    assert_equal [32], found[:untested].map(&:level)
   end
 
   def test_one_repetition_cannot_be_decided
@@ -96,8 +96,8 @@ class StatsCompareTest < Minitest::Test
     b = F.repetitions([1, 2], **CELL) + F.repetitions([1, 2], **CELL, setup: "thin")
     cmp = compare(a, b)
     assert_equal 1, cmp.rows.size
-    assert_equal [["puma x2:3", 32]], cmp.only_a.map { |c| [c.setup, c.concurrency] }
-    assert_equal [["thin", 8]], cmp.only_b.map { |c| [c.setup, c.concurrency] }
+    assert_equal [["puma x2:3", 32]], cmp.only_a.map { |c| [c.setup, c.level] }
+    assert_equal [["thin", 8]], cmp.only_b.map { |c| [c.setup, c.level] }
   end
 
   def test_paired_setups_meet_and_keep_both_labels
@@ -106,8 +106,8 @@ class StatsCompareTest < Minitest::Test
     cmp = Rackbench::Stats::Compare.new(a, b, pairs: { "puma x2:3 on yjit" => "puma x2:3" })
     assert_equal [["puma x2:3", "puma x2:3 on yjit", "puma x2:3 → puma x2:3 on yjit"]],
                  cmp.rows.map { |r| [r.setup, r.setup_b, r.label] }
-    assert_equal [["thin", 8]], cmp.only_a.map { |c| [c.setup, c.concurrency] }
-    assert_equal [["puma x2:3 on yjit", 32]], cmp.only_b.map { |c| [c.setup, c.concurrency] }, "B's own label"
+    assert_equal [["thin", 8]], cmp.only_a.map { |c| [c.setup, c.level] }
+    assert_equal [["puma x2:3 on yjit", 32]], cmp.only_b.map { |c| [c.setup, c.level] }, "B's own label"
     assert_equal "thin", compare(a, F.repetitions([1, 2], **CELL, setup: "thin")).rows.first.label
   end
 end

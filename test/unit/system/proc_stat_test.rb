@@ -3,7 +3,7 @@
 require "test_helper"
 require "rbconfig"
 require "rackbench/system/proc_stat"
-require "rackbench/process/child"
+require "rackbench/process_control/child"
 
 class ProcStatTest < Minitest::Test
   ROOT = File.expand_path("../../fixtures/proc", __dir__)

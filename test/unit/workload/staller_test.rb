@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "support/staller"
-require "rackbench/process/child"
+require "rackbench/process_control/child"
 require "rackbench/system/process_tree"
 require "rackbench/clock"
 

@@ -83,7 +83,7 @@ module Rackbench
           end
           keys = row ? Array(row["trials"]) : [result.dig("pass_record", "key")]
           trials = keys.filter_map { |k| @trials[k] }
-          trials.empty? ? nil : Stats::Cells::Cell.new(endpoint: knee["endpoint"], setup: knee["setup"], concurrency: result["pass"], trials: trials)
+          trials.empty? ? nil : Stats::Cells::Cell.new(endpoint: knee["endpoint"], setup: knee["setup"], level: result["pass"], trials: trials)
         end
       end
     end

@@ -40,7 +40,7 @@ module Rackbench
           # for (each level's verdict says so) and every level runs once.
           unless @capacity
             items += @data.error_cells.map do |c|
-              "<li>#{h(c.setup)} on #{h(c.endpoint)} at #{h(@data.cells.level_label(c.concurrency))}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
+              "<li>#{h(c.setup)} on #{h(c.endpoint)} at #{h(@data.cells.level_label(c.level))}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
             end
           end
           items += @data.notes.map { |note, cells| "<li>#{h(cells.join(', '))}: #{h(note)}</li>" }

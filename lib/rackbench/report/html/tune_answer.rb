@@ -160,7 +160,7 @@ module Rackbench
           trials = rate ? mine.select { |t| t["rate"].is_a?(Numeric) && (t["rate"] - rate).abs < 1e-6 } : mine.reject { |t| t["rate"] }
           return nil if trials.empty?
 
-          Stats::Cells::Cell.new(endpoint: @rec["endpoint"], setup: row["setup"], concurrency: rate, trials: trials)
+          Stats::Cells::Cell.new(endpoint: @rec["endpoint"], setup: row["setup"], level: rate, trials: trials)
         end
 
         # HTML already escaped (a definition's value that carries markup).

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "cgi"
-require_relative "../../process/error_line"
+require_relative "../../process_control/error_line"
 
 module Rackbench
   class Runner

@@ -61,7 +61,7 @@ module Rackbench
           server = footprint.server
           measured = footprint.per_worker_mb&.positive?
           fit = measured ? ((budget_mb - footprint.master_mb.to_f) / footprint.per_worker_mb).floor : nil
-          cap, reason = if one_process?(server)
+          cap, reason = if only_one_process?(server)
                           [1, "#{server} runs one process"]
                         elsif max_workers
                           [max_workers, "--max-workers #{max_workers}"]
@@ -85,7 +85,7 @@ module Rackbench
 
         # ladder: the thread counts to try (nil: the server's own).
         def setups(server, max_workers, ladder = nil)
-          return [Setup.parse(server)] if one_process?(server)
+          return [Setup.parse(server)] if only_one_process?(server)
 
           workers = worker_counts(max_workers)
           klass = Server.adapter_class(server)
@@ -94,8 +94,8 @@ module Rackbench
           workers.product(ladder || klass.thread_ladder).map { |w, t| Setup.parse("#{server} x#{w}:#{t}") }
         end
 
-        def one_process?(server)
-          Server.adapter_class(server).one_process?
+        def only_one_process?(server)
+          Server.adapter_class(server).only_one_process?
         end
 
         WORKER_LADDER = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256].freeze
@@ -109,7 +109,7 @@ module Rackbench
         # single mode, x1, is one process: about the master plus a worker).
         def estimate(fp, setup)
           return nil unless fp.per_worker_mb
-          return fp.master_mb + fp.per_worker_mb if one_process?(setup.server)
+          return fp.master_mb + fp.per_worker_mb if only_one_process?(setup.server)
 
           fp.master_mb + fp.per_worker_mb * setup.workers
         end

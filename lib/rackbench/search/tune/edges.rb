@@ -112,7 +112,7 @@ module Rackbench
             return [Setup.parse("#{s.server} x#{s.workers}:#{more}"), "threads", nil]
           end
           limit = @limits&.find { |l| l.server == s.server }
-          return nil unless limit && !spec.one_process? && s.workers >= limit.max_workers
+          return nil unless limit && !spec.only_one_process? && s.workers >= limit.max_workers
 
           more = Candidates::WORKER_LADDER.find { |w| w > s.workers } or return nil
           setup = Setup.parse(threaded ? "#{s.server} x#{more}:#{s.threads}" : "#{s.server} x#{more}")

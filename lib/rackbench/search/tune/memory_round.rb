@@ -69,7 +69,7 @@ module Rackbench
           @noise << [cv, Stats::Summary.of(records.map { |r| r["requests"] }).median]
           total = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_total_mb") }).median
           per = Stats::Summary.of(records.map { |r| r.dig("memory", "pss_per_worker_mb") }).median
-          per = total if Candidates.one_process?(server)
+          per = total if Candidates.only_one_process?(server)
           master = total && per ? [total - setup.workers * per, 0.0].max : nil
           @s.journal.log("type" => "footprint", "server" => server, "setup" => setup.label, "per_worker_mb" => per&.round(2),
                          "master_mb" => master&.round(2), "pss_total_mb" => total&.round(2), "probes" => records.map { |r| r["key"] },

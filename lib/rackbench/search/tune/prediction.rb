@@ -61,7 +61,7 @@ module Rackbench
         def self.guess(server, f, max_workers, cores, ladder)
           klass = Server.adapter_class(server)
           exact = 1.0 / f
-          label = if klass.one_process?
+          label = if klass.only_one_process?
                     server
                   elsif klass.fibers?
                     "#{server} x#{[cores, max_workers].min}" # fibers overlap the waits inside each process

@@ -105,7 +105,7 @@ module Rackbench
         def holds?(entry) = Racing.confirmation(entry.confirms, @slo)["holds"]
 
         def self.processes(setup)
-          Server.adapter_class(setup.server).new.single_process?(setup) ? 1 : setup.workers + 1
+          Server.adapter_class(setup.server).new.runs_one_process?(setup) ? 1 : setup.workers + 1
         end
 
         private

@@ -1,9 +1,9 @@
 # frozen_string_literal: true
 
-require_relative "../../process/child"
-require_relative "../../process/log_cap"
-require_relative "../../process/error_line"
-require_relative "../../process/http_probe"
+require_relative "../../process_control/child"
+require_relative "../../process_control/log_cap"
+require_relative "../../process_control/error_line"
+require_relative "../../process_control/http_probe"
 require_relative "../../system/sockets"
 require_relative "../../clock"
 require_relative "../../error"

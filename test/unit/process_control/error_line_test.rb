@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/process/error_line"
-require "rackbench/process/boot_advice"
+require "rackbench/process_control/error_line"
+require "rackbench/process_control/boot_advice"
 
 # The line quoted from a real boot failure (test/fixtures/boot_logs), and the
 # advice that goes with it.

@@ -3,7 +3,7 @@
 require "fileutils"
 require "securerandom"
 require_relative "journal"
-require_relative "../process/child"
+require_relative "../process_control/child"
 require_relative "../system/process_tree"
 require_relative "../system/sockets"
 require_relative "../clock"
@@ -89,7 +89,7 @@ module Rackbench
       # The processes that serve requests: the master alone when single, its
       # workers otherwise, and the master beside them when it serves too (Agoo).
       def workers(entries = processes)
-        return entries.select { |e| e.pid == @child.pid } if @adapter.single_process?(@setup)
+        return entries.select { |e| e.pid == @child.pid } if @adapter.runs_one_process?(@setup)
 
         master = @adapter.master_serves?(@setup)
         entries.select { |e| e.pid == @child.pid ? master : @adapter.worker?(e, @child.pid) }

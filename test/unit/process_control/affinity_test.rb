@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/process/affinity"
+require "rackbench/process_control/affinity"
 require "rackbench/plan/config"
 
 # --cpus: parsing, the auto rule, and every refusal (one line, before any

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "rackbench/process/log_cap"
+require "rackbench/process_control/log_cap"
 
 class LogCapTest < Minitest::Test
   def cap(path)
