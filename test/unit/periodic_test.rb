@@ -31,4 +31,51 @@ class PeriodicTest < Minitest::Test
   def test_rejects_a_bad_interval
     assert_raises(ArgumentError) { Rackbench::Periodic.new(0) { nil } }
   end
+
+  # A block slower than the interval skips the ticks it overran (counted),
+  # rather than running them in a burst afterwards.
+  def test_ticks_missed_by_a_slow_block_are_skipped_and_counted
+    runs = 0
+    p = Rackbench::Periodic.new(0.02) do
+      runs += 1
+      sleep 0.11 if runs == 1
+    end.start
+    sleep 0.2
+    p.stop
+    assert_operator p.missed, :>=, 4, "0.11 s overran at least 4 ticks of 0.02 s"
+    assert_operator runs, :<=, 6, "no burst: about (0.2 - 0.11) / 0.02 + 1 runs, not 10"
+  end
+
+  def test_after_runs_once_on_the_thread_when_stopped_and_its_cpu_is_measured
+    threads = []
+    p = Rackbench::Periodic.new(0.01, after: -> { threads << [:after, Thread.current] }) do
+      threads << [:tick, Thread.current]
+      x = 0
+      200_000.times { x += 1 } # some CPU on the loop's own thread
+    end.start
+    sleep 0.1
+    p.stop
+    assert_equal [:after], threads.map(&:first).select { |k| k == :after }
+    assert_equal :after, threads.last.first, "after is the last thing the thread runs"
+    assert_equal 1, threads.map(&:last).uniq.size, "ticks and after share one thread"
+    refute_equal Thread.current, threads.last.last
+    assert_operator p.cpu_seconds, :>, 0.0
+    assert_operator p.cpu_seconds, :<, 1.0
+  end
+
+  def test_start_at_a_past_time_counts_the_ticks_already_gone
+    p = Rackbench::Periodic.new(0.05) { nil }.start(at: Rackbench::Clock.now - 0.5)
+    sleep 0.02
+    p.stop
+    assert_operator p.missed, :>=, 9, "the schedule runs from at:, so 0.5 s ago is 10 ticks back"
+  end
+
+  def test_stop_within_kills_a_block_that_does_not_finish
+    p = Rackbench::Periodic.new(1) { sleep 30 }.start
+    sleep 0.05
+    started = Rackbench::Clock.now
+    p.stop(within: 0.2)
+    assert_operator Rackbench::Clock.now - started, :<, 2, "not the block's 30 s"
+    refute p.running?
+  end
 end

@@ -3,6 +3,7 @@
 require "net/http"
 require_relative "../process_control/http_probe"
 require_relative "../clock"
+require_relative "../periodic"
 require_relative "../stats/summary"
 
 module Rackbench
@@ -15,7 +16,8 @@ module Rackbench
     # `timeout` is a failure, as a load balancer would count it.
     #
     # Limits: checks are closed-loop (a check waits for the previous one),
-    # the interval is a target (a slow check delays the next), and the thread
+    # on Periodic's schedule (a check slower than the interval skips the
+    # ticks it overran rather than firing them in a burst), and the thread
     # shares rackbench's process with the sampler (both are light).
     class HealthCheck
       FAILURES = [SystemCallError, IOError, Timeout::Error, Net::HTTPBadResponse, EOFError, OpenSSL::SSL::SSLError].freeze
@@ -30,25 +32,17 @@ module Rackbench
         @timeout = timeout
         @latencies = []
         @failures = Hash.new(0)
-        @mutex = Mutex.new
-        @wake = ConditionVariable.new
       end
 
       def start
-        @stop = false
-        @thread = Thread.new { loop_checks }
+        @loop = Periodic.new(@interval) { check }.start
         self
       end
 
       # Wakes the thread from its pause at once (a check in flight still
       # finishes, within its timeout), so a trial does not wait out an interval.
       def stop
-        @mutex.synchronize do
-          @stop = true
-          @wake.signal
-        end
-        @thread&.join(@timeout + 1)
-        @thread&.kill
+        @loop&.stop(within: @timeout + 1)
         @http&.finish if @http&.started?
         summary
       rescue IOError
@@ -66,18 +60,6 @@ module Rackbench
 
       def failed
         @failures.values.sum
-      end
-
-      def loop_checks
-        next_at = Clock.now
-        until @stop
-          check
-          next_at += @interval
-          @mutex.synchronize do
-            pause = next_at - Clock.now
-            @wake.wait(@mutex, pause) if pause.positive? && !@stop
-          end
-        end
       end
 
       # The answer's body is read bounded as the probes read theirs

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../clock"
+require_relative "../periodic"
 require_relative "../system/listen_queue"
 require_relative "../system/machine_cpu"
 
@@ -11,9 +12,9 @@ module Rackbench
     # server's, and nginx's when it is in front) and the server's own queue
     # where it reports one (PumaStats). Each source has its own thread at
     # `interval` (5 Hz, like the process sampler) on a fixed schedule of the
-    # monotonic clock, so a slow source (Puma's control app waits for the
-    # GVL of a busy single-mode Puma) delays only its own readings. The
-    # machine's CPU (MachineCpu) is read at start and stop.
+    # monotonic clock (a Periodic each), so a slow source (Puma's control
+    # app waits for the GVL of a busy single-mode Puma) delays only its own
+    # readings. The machine's CPU (MachineCpu) is read at start and stop.
     #
     # A source that fails is not an error of the trial: its first failure is
     # kept as the reason, and the summary says "unknown" with it.
@@ -38,17 +39,14 @@ module Rackbench
       def start
         @t0 = @clock.now
         @machine.start
-        @stopping = false
-        @threads = [Thread.new { every { accept_row } }]
-        @threads << Thread.new { every { server_row } } if @server_stats
-        @threads.each { |t| t.report_on_exception = false }
+        @loops = [Periodic.new(@interval, clock: @clock) { accept_row }]
+        @loops << Periodic.new(@interval, clock: @clock) { server_row } if @server_stats
+        @loops.each { |l| l.start(at: @t0) }
         self
       end
 
       def stop
-        @stopping = true
-        @threads&.each { |t| t.wakeup rescue nil }
-        @threads&.each(&:join)
+        @loops&.each(&:stop)
         @machine.stop
         self
       end
@@ -74,17 +72,6 @@ module Rackbench
       end
 
       private
-
-      def every
-        tick = @clock.now
-        until @stopping
-          yield
-          tick += @interval
-          tick += @interval while tick <= @clock.now
-          left = tick - @clock.now
-          sleep left if left.positive? && !@stopping
-        end
-      end
 
       def accept_row
         row = { "t" => t, "source" => "accept" }

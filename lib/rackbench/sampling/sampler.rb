@@ -2,6 +2,7 @@
 
 require "etc"
 require_relative "../clock"
+require_relative "../periodic"
 require_relative "../error"
 require_relative "../system/process_tree"
 require_relative "../system/proc_stat"
@@ -17,11 +18,12 @@ module Rackbench
     #   5 Hz by default: a 2 s trial still gets ~10 samples, and the cost
     #   is 0.7% of one core for 10 idle Ruby processes (1.3 ms a sample; see
     #   Cost below). Ticks follow
-    #   the monotonic clock (Clock.now) on a fixed schedule t0 + k * interval:
-    #   the thread sleeps until the next tick, so the time a sample takes does
-    #   not drift the rate; a tick missed because the machine was busy is
-    #   skipped and counted, not bunched up. #stop takes one last sample
-    #   (with memory), so the window ends when the measurement ends.
+    #   the monotonic clock (Clock.now) on a fixed schedule t0 + k * interval
+    #   (Periodic): the thread sleeps until the next tick, so the time a
+    #   sample takes does not drift the rate; a tick missed because the
+    #   machine was busy is skipped and counted, not bunched up. #stop takes
+    #   one last sample (with memory), so the window ends when the
+    #   measurement ends.
     # - Cheaper than every tick: PSS (smaps_rollup makes the kernel walk the
     #   page tables, ~0.75 ms per Puma worker) every MEMORY_INTERVAL, and
     #   finding the processes (roles) every DISCOVER_INTERVAL; each is
@@ -29,10 +31,14 @@ module Rackbench
     #   one core. A process from the last discovery that is gone triggers
     #   discovery at once, so a restarted worker's successor is found in the
     #   same sample. Stat files stay open between ticks (ProcStat::Handles).
-    # - Cost (bench/sampler_overhead.rb, 10 idle processes, 2-vCPU VM): at
-    #   the default interval 0.2 s ~0.65-0.7% of one core (0.71% on
-    #   2026-11-26); at 0.1 s ~1.0-1.1% in steady state, 1.4-2% over a 5 s
-    #   run (the first second carries one-off costs).
+    # - Cost (bench/sampler_overhead.rb 6 ruby, 10 idle processes, 2-vCPU
+    #   VM): at the default interval 0.2 s the sampling thread used
+    #   0.65-0.87% of one core and the whole process 0.58-0.65% more than
+    #   idle, on Periodic's loop, against 0.66-0.73% and 0.59-0.65% with the
+    #   sampler's own loop before it (three interleaved runs each,
+    #   2026-11-26: the same within this machine's noise); at 0.1 s ~1.0-1.1%
+    #   in steady state, 1.4-2% over a 5 s run (the first second carries
+    #   one-off costs).
     # - The machine: /proc/stat's CPU line and rackbench's own CPU are read in
     #   the same pass (MachineWindow), so other processes' share is taken
     #   over exactly the processes' window.
@@ -86,9 +92,6 @@ module Rackbench
         @targets = []
         @known = {}
         @errors = []
-        @missed = 0
-        @mutex = Mutex.new
-        @wake = ConditionVariable.new
       end
 
       # Roles of a booted ProcessControl::ServerInstance: the same processes as
@@ -125,24 +128,16 @@ module Rackbench
       end
 
       def start
-        raise Error, "sampler already started" if @thread
+        raise Error, "sampler already started" if @loop
 
-        @stopping = false
         @t0 = @clock.now
-        @thread = Thread.new { run }
-        @thread.report_on_exception = false
+        @loop = Periodic.new(@interval, clock: @clock, after: -> { sample(memory: true) }) { sample }.start(at: @t0)
         self
       end
 
       # Stops the thread (after one last sample) and returns the TrialSummary.
       def stop
-        if @thread
-          @mutex.synchronize do
-            @stopping = true
-            @wake.signal
-          end
-          @thread.join
-        end
+        @loop&.stop
         @stats.close
         summary
       end
@@ -154,7 +149,7 @@ module Rackbench
 
       def summary
         TrialSummary.new(samples: @samples.dup, interval: @interval, cores: @cores,
-                         sampler_cpu_seconds: @sampler_cpu, errors: @errors.dup, missed_ticks: @missed)
+                         sampler_cpu_seconds: @loop&.cpu_seconds, errors: @errors.dup, missed_ticks: @loop&.missed || 0)
       end
 
       # Per-sample, per-process rows for samples.jsonl.
@@ -200,38 +195,6 @@ module Rackbench
         @rediscover = false
         @targets = budgeted(:discover, now) { flatten(@roles.call) }
         @stats.keep(@targets.map(&:first))
-      end
-
-      def run
-        cpu0 = thread_cpu
-        tick = @t0
-        loop do
-          sample
-          tick += @interval
-          now = @clock.now
-          while tick <= now
-            tick += @interval
-            @missed += 1
-          end
-          break if wait_until(tick)
-        end
-        sample(memory: true)
-      ensure
-        @sampler_cpu = thread_cpu - cpu0
-        @stats.close
-      end
-
-      # true when asked to stop.
-      def wait_until(tick)
-        @mutex.synchronize do
-          until @stopping
-            left = tick - @clock.now
-            return false if left <= 0
-
-            @wake.wait(@mutex, left)
-          end
-          true
-        end
       end
 
       # [readings, pids of server processes from the last discovery that are gone]
