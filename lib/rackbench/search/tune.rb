@@ -14,7 +14,7 @@ require_relative "tune/recommendation"
 require_relative "tune/config_writer"
 require_relative "tune/memory_round"
 require_relative "tune/confirm_round"
-require_relative "tune/edges"
+require_relative "tune/edge_round"
 
 module Rackbench
   module Search
@@ -36,12 +36,11 @@ module Rackbench
     #
     # Measuring goes through a lab (Tune::Lab on real servers, a fake in
     # tests) and decisions go to a journal (tune.jsonl), so the decision
-    # logic runs without a server. Rounds 0 and 3 are objects (MemoryRound,
-    # ConfirmRound) that take the shared State and return their result;
-    # rounds 1-2 are methods here, the edges a module included (Edges).
+    # logic runs without a server. Rounds 0 and 3 and the look past the
+    # space's edges are objects (MemoryRound, ConfirmRound, EdgeRound) that
+    # take the shared State and return their result; rounds 1-2 are methods
+    # here.
     class Tune
-      include Edges
-
       ROUNDS = 3
       METHOD = "successive halving with statistical ties kept (racing): round 1 probes every setup, " \
                "round 2 knee-searches the better half (skipping those another matches in less memory), " \
@@ -53,9 +52,9 @@ module Rackbench
       attr_reader :entries
 
       def initialize(lab:, journal:, deadline:, servers:, budget_mb:, slo:, endpoint:, cores:,
-                     max_workers: nil, ladders: {}, say: nil, edge_steps: Edges::MAX_STEPS, predict: true,
+                     max_workers: nil, ladders: {}, say: nil, edge_steps: EdgeRound::MAX_STEPS, predict: true,
                      margin: Stats::Decision::DEFAULT_MARGIN, seed: 0)
-        @edge_steps = edge_steps # steps past the space's edges (Edges); 0: none
+        @edge_steps = edge_steps # steps past the space's edges (EdgeRound); 0: none
         @lab = lab
         @journal = journal
         @deadline = deadline
@@ -80,14 +79,18 @@ module Rackbench
         space = MemoryRound.new(@state, servers: @servers, budget_mb: @budget_mb, cores: @cores, max_workers: @max_workers,
                                         ladders: @ladders, probes: FOOTPRINT_PROBES).call
         @entries = space.entries
-        @limits = space.limits # Edges: how far the workers could go, and why
+        @limits = space.limits # EdgeRound: how far the workers could go, and why
         @band = space.band
         @prediction = space.prediction
         predict
         round1
         finalists = round2
         round3(finalists)
-        look_past_edges
+        edges = EdgeRound.new(@state, entries: @entries, confirmed: @confirmed, limits: @limits, band: band, cores: @cores,
+                                      max_workers: @max_workers, ladder: method(:ladder), knee: method(:search_knee),
+                                      steps: @edge_steps).call
+        @edge = edges.edge
+        @confirmed = edges.confirmed
         finish
       end
 
@@ -224,7 +227,6 @@ module Rackbench
       def round3(finalists)
         result = ConfirmRound.new(@state).call(finalists) or return
         @confirmed = result
-        @ranked = result.ranked
       end
 
       # -- the end -------------------------------------------------------------

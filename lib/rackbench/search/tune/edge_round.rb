@@ -23,24 +23,55 @@ module Rackbench
       #    (invalid: the load generator fell behind) leaves it unbracketed.
       # A step that does not fit the memory budget brackets the optimum
       # (bound: memory); the time budget running out leaves it unbracketed.
-      # Included in Tune.
-      module Edges
+      #
+      # A round object over the shared State, as MemoryRound and
+      # ConfirmRound: it takes what rounds 0-3 found (the entries, to which
+      # it appends its steps; round 3's result; round 0's limits and noise
+      # band) and returns a Result: the edge record for recommendation.json
+      # and round 3's result, replaced when a step was confirmed against the
+      # leader.
+      class EdgeRound
         THREAD_STEPS = [24, 32, 48, 64, 96, 128].freeze
         CPU_BUSY = 0.85
         MAX_STEPS = 4
+        Result = Struct.new(:edge, :confirmed, keyword_init: true)
 
-        private
+        # ladder: server -> the thread counts tried (Tune#ladder); knee:
+        # entry -> searches its knee as round 2 does (Tune#search_knee).
+        def initialize(state, entries:, confirmed:, limits:, band:, cores:, max_workers:, ladder:, knee:, steps: MAX_STEPS)
+          @s = state
+          @entries = entries
+          @confirmed = confirmed
+          @limits = limits
+          @band = band
+          @cores = cores
+          @max_workers = max_workers
+          @ladder = ladder
+          @knee = knee
+          @steps = steps
+        end
 
-        def look_past_edges
+        def call
           @edge = { "bracketed" => nil, "bound" => nil, "steps" => [] }
-          @edge_steps.times do
+          @steps.times do
             leader = edge_leader or break
             step = beyond(leader)
             break edge_done(leader, true, "inside the space", "#{leader.label} is not on an edge of the space searched") unless step
             break unless try_step(leader, *step)
           end
-          @journal.log(@edge.merge("type" => "edges"))
-          @say.call("edges: #{@edge['note']}") if @edge["note"]
+          @s.journal.log(@edge.merge("type" => "edges"))
+          @s.say.call("edges: #{@edge['note']}") if @edge["note"]
+          Result.new(edge: @edge, confirmed: @confirmed)
+        end
+
+        private
+
+        def ranked
+          @confirmed&.ranked
+        end
+
+        def alive
+          @entries.select(&:alive?)
         end
 
         # Returns true to try the next step from the new leader. bound: why
@@ -49,53 +80,53 @@ module Rackbench
         def try_step(leader, setup, direction, bound, why = nil)
           return edge_done(leader, bound == "memory", bound, "#{setup.label} is past it: #{why}") if bound
 
-          unless @deadline.allows?(@lab.probe_cost + @lab.knee_cost(KNEE_LEVELS))
-            stop!("time budget")
+          unless @s.deadline.allows?(@s.lab.probe_cost + @s.lab.knee_cost(Tune::KNEE_LEVELS))
+            @s.stop!("time budget")
             return edge_done(leader, false, "time budget", "no time left to try #{setup.label} past the #{direction} edge")
           end
           step = Entry.for(Candidates::Candidate.new(setup: setup, estimate_mb: nil))
           @entries << step
-          @say.call("edges: #{leader.label} has the most #{direction} searched; trying #{setup.label}")
-          @lab.expect(1)
-          o = @lab.probe(setup)
+          @s.say.call("edges: #{leader.label} has the most #{direction} searched; trying #{setup.label}")
+          @s.lab.expect(1)
+          o = @s.lab.probe(setup)
           step.add(o.records, into: step.probes)
           return step_failed(leader, step, o.failure || "stopped") if o.failure || o.records.empty?
 
           record_step(step, direction)
-          unless step.probe_rps > leader.probe_rps * (1 + band.reference)
+          unless step.probe_rps > leader.probe_rps * (1 + @band.reference)
             return edge_done(leader, true, cpu_bound?(step) ? "CPU" : "no gain",
                              "#{setup.label} probed #{Racing.rps(step.probe_rps)} req/s vs #{Racing.rps(leader.probe_rps)}: " \
                              "no gain beyond the noise band#{cpu_bound?(step) ? " with the machine's CPU #{busy_pct(step)}% busy" : ''}")
           end
 
-          search_knee(step)
+          @knee.call(step)
           record_step(step, direction)
           if (slipped = client_bound(step))
             return edge_done(leader, false, "load generator", "the knee search of #{setup.label} was limited by the load " \
                                                               "generator (#{slipped}); measure with more client cores or from another host")
           end
-          if step.knee_rps.nil? || leader.knee_rps.nil? || step.knee_rps <= leader.knee_rps * (1 + band.reference)
+          if step.knee_rps.nil? || leader.knee_rps.nil? || step.knee_rps <= leader.knee_rps * (1 + @band.reference)
             return edge_done(leader, true, "SLO", "#{setup.label} serves more when saturated (#{Racing.rps(step.probe_rps)} req/s) " \
                                                   "but its knee within the SLO (#{Racing.rps(step.knee_rps)} req/s) is no higher")
           end
 
           @edge["extended"] = true
-          return true unless @ranked&.any?
+          return true unless ranked&.any?
 
-          before = @ranked
-          round3([step, leader])
-          if @ranked.equal?(before)
+          confirmed = ConfirmRound.new(@s).call([step, leader])
+          unless confirmed
             return edge_done(leader, false, "time budget", "#{setup.label} reached a higher knee " \
                                                            "(#{Racing.rps(step.knee_rps)} req/s) but no time was left to confirm it")
           end
-          return true if @ranked.first.equal?(step)
+          @confirmed = confirmed
+          return true if ranked.first.equal?(step)
 
-          edge_done(@ranked.first, true, "SLO", "round 3's paired rounds ranked #{@ranked.first.label} above #{setup.label}")
+          edge_done(ranked.first, true, "SLO", "round 3's paired rounds ranked #{ranked.first.label} above #{setup.label}")
         end
 
         # The current winner: confirmed first, else the best knee, else the best probe.
         def edge_leader
-          return @ranked.first if @ranked&.any?
+          return ranked.first if ranked&.any?
 
           alive.select(&:knee_rps).max_by(&:knee_rps) || alive.select { |e| e.probes.any? }.max_by(&:probe_rps)
         end
@@ -106,7 +137,7 @@ module Rackbench
           s = leader.setup
           spec = Server::ADAPTERS.fetch(s.server)
           threaded = !spec.threads.nil?
-          top_threads = (ladder(s.server) + tried(:threads)).max
+          top_threads = (@ladder.call(s.server) + tried(:threads)).max
           if threaded && s.threads >= top_threads
             more = THREAD_STEPS.find { |t| t > s.threads } or return nil
             return [Setup.parse("#{s.server} x#{s.workers}:#{more}"), "threads", nil]
