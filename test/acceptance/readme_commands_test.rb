@@ -82,7 +82,7 @@ class ReadmeCommandsTest < Minitest::Test
     assert_the_readme_example_is_this_output(res.stdout)
 
     assert_equal "bin/setup && bundle exec rake test", setup_and_test
-    tests = Rackbench::UserShell.new(clone, clone: true, env: { "TEST" => "test/unit/setup_test.rb" }).sh(setup_and_test, timeout: 900)
+    tests = Rackbench::UserShell.new(clone, clone: true, env: { "TEST" => "test/unit/plan/setup_test.rb" }).sh(setup_and_test, timeout: 900)
     assert_equal 0, tests.status, "#{tests.stdout[-3000..]}\n#{tests.stderr}"
     assert_match(/no offenses detected/, tests.stdout, "lint passed in the clone after the run")
     assert_match(/^\d+ runs, \d+ assertions, 0 failures, 0 errors, 0 skips$/, tests.stdout)

@@ -5,7 +5,7 @@ require "csv"
 require "rackbench/report/csv_tidy"
 require "rackbench/report/csv_pivot"
 require "rackbench/store/run_dir"
-require_relative "run_fixture"
+require_relative "../run_fixture"
 
 class ReportCsvTest < Minitest::Test
   def dataset(memory: true)
