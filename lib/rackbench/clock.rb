@@ -10,6 +10,11 @@ module Rackbench
       Process.clock_gettime(Process::CLOCK_MONOTONIC)
     end
 
+    # CPU seconds the calling thread has used (CLOCK_THREAD_CPUTIME_ID).
+    def thread_cpu
+      Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID)
+    end
+
     def wall_iso8601
       Time.now.utc.strftime("%Y-%m-%dT%H:%M:%S.%3NZ")
     end

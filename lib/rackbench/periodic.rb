@@ -69,7 +69,7 @@ module Rackbench
     private
 
     def run(tick)
-      cpu0 = thread_cpu
+      cpu0 = Clock.thread_cpu
       begin
         loop do
           @block.call
@@ -83,7 +83,7 @@ module Rackbench
         end
         @after&.call
       ensure
-        @cpu_seconds = thread_cpu - cpu0
+        @cpu_seconds = Clock.thread_cpu - cpu0
       end
     end
 
@@ -98,10 +98,6 @@ module Rackbench
         end
         true
       end
-    end
-
-    def thread_cpu
-      Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID)
     end
   end
 end

@@ -184,10 +184,10 @@ module Rackbench
 
       # Runs a costly pass and stretches its period so it stays within the budget (BUDGET) of one core.
       def budgeted(what, now)
-        cpu = thread_cpu
+        cpu = Clock.thread_cpu
         result = yield
         @last[what] = now
-        @period[what] = [@base[what], (thread_cpu - cpu) / @budget].max
+        @period[what] = [@base[what], (Clock.thread_cpu - cpu) / @budget].max
         result
       end
 
@@ -251,10 +251,6 @@ module Rackbench
         Reading.new(pid: pid, starttime: stat.starttime, role: role, cpu_seconds: stat.cpu_seconds,
                     threads: stat.threads, rss: mem ? mem.rss : stat.rss_bytes, pss: mem&.pss, uss: mem&.uss,
                     stopped: %w[T t].include?(stat.state))
-      end
-
-      def thread_cpu
-        Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID)
       end
     end
   end
