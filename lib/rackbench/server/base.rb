@@ -14,6 +14,7 @@ module Rackbench
     #   graceful_signal         what stops it after in-flight requests finish
     #   version                 "6.4.2" or nil when not installed
     #   available?              installed and runnable here
+    #   install_hint            the one line that says how to install it
     #   argv(setup, app:, port:, dir:, host: "127.0.0.1")   the command line
     #                              (an argument array); host: the address to listen on;
     #                              a server that serves TLS also takes tls: (Tls::Certificate,
@@ -21,12 +22,15 @@ module Rackbench
     #   files(setup, port:, dir:)  {path => content} written before boot (configs;
     #                              a content starting with "#!" is written executable:
     #                              Passenger's --ruby wrapper)
-#   env(setup)              extra environment for the server process
+    #   env(setup)              extra environment for the server process
+    #   app_root(app_path)      the directory it runs in (the app's own)
     #   worker?(entry, master_pid)  is this descendant a worker process?
     #   master_serves?(setup)   the first process serves too, beside its workers (Agoo)
-#   extra_roots(dir)        pids of daemonized parts outside the spawned tree
-    #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
+    #   runs_one_process?(setup)  this setup's master serves alone, with no workers
     #   expected_workers(setup) how many worker processes a booted setup has
+    #   extra_roots(dir)        pids of daemonized parts outside the spawned tree
+    #   log_files(dir)          logs it writes itself beside server.log (capped too)
+    #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
     #   stats?, stats_reader(pid:, port:)  its own stats (Puma's control app): [reader, nil] or [nil, why]
     #   unsupported(setup, cpus:)  why the installed version cannot run the setup's own words
     #                           ("fibers needs Puma >= 7.0 ..."), nil when it can (CLI::ServerCheck)
