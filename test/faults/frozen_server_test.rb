@@ -8,8 +8,14 @@ class FaultFrozenServerTest < Minitest::Test
   def test_a_server_stopped_during_a_trial_is_flagged_on_the_trial
     out = File.join(tmpdir, "run")
     start_rackbench("run", "-s", "puma x1:2", "-e", "/pause/0.05", "-c", "2", "-d", "3", "--warmup", "0", "-o", out)
-    @rb.wait_until { @rb.descendants.any? { |e| e.comm == "wrk" && Rackbench::System::ProcessTree.alive?(e) } }
-    puma = @rb.descendants.find { |e| Rackbench::System::ProcessTree.cmdline(e.pid).start_with?("puma") }
+    puma = nil
+    # The server's process, found once wrk loads it (Puma names itself
+    # "puma VERSION (...)" when it boots; looked for until then).
+    @rb.wait_until do
+      kids = @rb.descendants
+      puma = kids.find { |e| e.comm != "wrk" && Rackbench::System::ProcessTree.cmdline(e.pid).start_with?("puma") }
+      puma && kids.any? { |e| e.comm == "wrk" && Rackbench::System::ProcessTree.alive?(e) }
+    end
     refute_nil puma, "the server is running"
     sleep 0.5
     Process.kill("STOP", puma.pid)

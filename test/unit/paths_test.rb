@@ -3,6 +3,7 @@
 require "test_helper"
 require "rackbench/plan/file"
 require "rackbench/workload/app"
+require "rackbench/plan"
 
 # Paths behave the same given relative or absolute, from any directory:
 # the command line's against the working directory, a plan file's against
@@ -18,6 +19,23 @@ class PathsTest < Minitest::Test
       assert_equal "arena", App.expand("arena")
     end
     assert_match(/--app is empty/, assert_raises(Rackbench::UsageError) { App.expand("") }.message)
+  end
+
+  # `--app apps/rails` in the clone is the built-in Rails workload: its
+  # default endpoints are the quick plan's (it has no "/": a default run
+  # of it failed every setup on a 404).
+  def test_a_path_to_a_built_in_app_is_that_app
+    root = File.expand_path("../..", __dir__)
+    Dir.chdir(root) do
+      assert_equal "rails", App.expand("apps/rails")
+      assert_equal "rails", App.expand("./apps/rails/")
+      assert_equal "rails", App.expand("apps/rails/config.ru")
+      assert_equal "arena", App.expand("apps/arena")
+    end
+    assert_equal "rails", App.expand("rails/config.ru", base: File.join(root, "apps"))
+    plan = Rackbench::Plan.new(Rackbench::Config.build(app: App.expand(File.join(root, "apps", "rails"))))
+    assert_equal Rackbench::Config::QUICK_ENDPOINTS, plan.endpoints
+    refute plan.own_app?
   end
 
   def test_a_plan_files_paths_are_relative_to_the_plan

@@ -210,13 +210,15 @@ module Rackbench
           "so the server's figures are understated; use fewer load threads (--threads 1) or load from another machine (--url)"
       end
 
-      # Workers seen during the trial and gone by its end (Sampling::TrialSummary#worker_restarts).
+      # Workers seen during the trial and gone by its end (Sampling::TrialSummary#worker_restarts):
+      # a lower bound, as the sampler looks every interval.
       def restart_warning(record, cell)
         restarts = record.dig("processes", "worker_restarts").to_i
         return if restarts.zero?
 
-        "#{cell}: #{restarts} worker process(es) exited during the trial (a crash, or a memory limit), so its figures " \
-          "include the requests they dropped and their replacements' start; see the server's log and measure again"
+        "#{cell}: at least #{restarts} worker process(es) exited during the trial (a crash, or a memory limit; the " \
+          "sampler sees the workers 5 times a second, so one that lived and died between two looks is not counted), " \
+          "so its figures include the requests they dropped and their replacements' start; see the server's log and measure again"
       end
 
       def stopped_warning(record, cell)

@@ -169,10 +169,13 @@ module Rackbench
 
       def errors
         restarts = @m.restarts
-        return ["errors", "#{restarts} worker restart(s) during the trial (a crash, or a memory limit)"] if restarts.positive?
-        return nil unless @m.error_rate > T[:error_rate]
+        failed = @m.error_rate > T[:error_rate] ? "#{pct(@m.error_rate * 100)} of requests failed (#{@m.error_classes})" : nil
+        if restarts.positive?
+          return ["errors", ["at least #{restarts} worker restart(s) during the trial (a crash, or a memory limit)", failed].compact.join("; ")]
+        end
+        return nil unless failed
 
-        ["errors", "#{pct(@m.error_rate * 100)} of requests failed (#{@m.error_classes})"]
+        ["errors", failed]
       end
 
       def client

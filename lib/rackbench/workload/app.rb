@@ -31,11 +31,20 @@ module Rackbench
       # working directory, or a plan file's own directory): servers run in
       # the app's directory, so a relative path would point nowhere there.
       # The built-in names stay names; "./rails" is a directory.
+      # A path to a built-in app's directory or config.ru (`--app apps/rails`
+      # in the clone) is that app's name: it gets the built-in app's default
+      # endpoints, not a user's app's "/".
       def self.expand(path, base: Dir.pwd)
         return path if BUILT_IN.include?(path)
         raise UsageError, "--app is empty: give your app's config.ru or its directory (a Rails root)" if path.to_s.strip.empty?
 
-        File.expand_path(path, base)
+        full = File.expand_path(path, base)
+        BUILT_IN.find { |name| built_in_paths(name).include?(full) } || full
+      end
+
+      def self.built_in_paths(name)
+        dir = File.join(APPS_DIR, name)
+        [dir, File.join(dir, "config.ru")]
       end
 
       def self.resolve(path)
