@@ -203,6 +203,10 @@ class FaultInputTest < Minitest::Test
       assert_match(/trials.jsonl line \d+ is not a trial record: setup is 42, not a string; fix or delete that line/, err)
     end
     File.delete(File.join(dir, "trials.jsonl"))
+    File.write(File.join(dir, "samples.jsonl"), %({"key":"puma x2:3|/x|8|1","t":0.0}\n))
+    status, out, err = run_cli("report", dir)
+    assert_equal [1, ""], [status, out]
+    assert_match(/trials.jsonl is missing, though samples.jsonl holds the samples of trials that ended/, err)
     File.mkfifo(File.join(dir, "trials.jsonl"))
     status, _out, err = run_cli("report", dir)
     assert_equal 1, status

@@ -186,7 +186,15 @@ module Rackbench
         read_lines("queues.jsonl").group_by { |row| row["key"] }
       end
 
+      # A run whose every setup failed has no trials.jsonl; one whose
+      # samples.jsonl holds samples (written just after each trial line)
+      # had trials, and a missing trials.jsonl means they are lost.
       def trials
+        file = File.join(@path, "trials.jsonl")
+        if !File.exist?(file) && !File.symlink?(file) && File.size?(File.join(@path, "samples.jsonl"))
+          raise Error, "#{file} is missing, though samples.jsonl holds the samples of trials that ended: the run's " \
+                       "trials are lost; restore the file or measure again"
+        end
         read_lines("trials.jsonl")
       end
 
