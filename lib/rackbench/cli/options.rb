@@ -75,6 +75,8 @@ module Rackbench
       declare :cpus, "--cpus server=LIST,client=LIST|auto", "pin the server (and its proxy) and the load generator to " \
                                                            "disjoint CPUs, e.g. server=0,client=1; auto: client on the last quarter",
               rule: "shared"
+      declare :aslr, "--aslr on|off", "off: start the servers with address randomisation off (setarch -R), so " \
+                                      "every boot has the same memory layout (docs/methodology.md)", default: :config
       declare :timeout, "--timeout SECONDS", "a request slower than this is a timeout error", default: :config
       declare :boot_timeout, "--boot-timeout SECONDS", "how long a server may take to answer after start", default: :config
       declare :stop_timeout, "--stop-timeout SECONDS", "graceful stop, then KILL", default: :config

@@ -11,6 +11,7 @@ require_relative "../workload/arena"
 require_relative "../load"
 require_relative "../load/remote/settings"
 require_relative "../process_control/affinity"
+require_relative "../process_control/layout"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -71,6 +72,7 @@ module Rackbench
       ssh_key: nil,          # with load_hosts: a private key file (nil: the agent's keys and ~/.ssh's)
       ssh_known_hosts: nil,  # with load_hosts: the known_hosts file (nil: ~/.ssh/known_hosts)
       bind: "127.0.0.1",     # the address servers (and nginx in front) listen on
+      aslr: "on",            # --aslr off: servers start with address randomisation off (ProcessControl::Layout)
       tls: false,            # --tls: every setup serves HTTPS with a certificate made for the run (Tls)
       cpus: nil              # --cpus: ProcessControl::Affinity::Sets (server and client CPU sets) or nil: shared
     }.freeze
@@ -165,6 +167,7 @@ module Rackbench
       check_probe(cfg)
       check_protocol(cfg)
       check_tls(cfg)
+      check_aslr(cfg)
       check_arena(cfg)
       cfg[:cpus] = ProcessControl::Affinity.parse(cfg[:cpus]) unless cfg[:cpus].is_a?(ProcessControl::Affinity::Sets)
       Load::Remote::Settings.check(cfg)
@@ -281,6 +284,17 @@ module Rackbench
                         "serve#{'s' if able.size == 1} #{protocol} here#{' with nothing in front' if cannot.any?(&:front)}; " \
                         "give #{able.map { |k| "-s \"#{k.default_label(2) || k.footprint_label}\"" }.join(' or ')}, " \
                         "or use --engine wrk"
+    end
+
+    # --aslr on|off; off needs setarch to work here (checked before any boot),
+    # and makes sense only for servers rackbench starts.
+    def check_aslr(cfg)
+      cfg[:aslr] = cfg[:aslr].to_s.downcase
+      raise UsageError, "--aslr must be on or off (got #{cfg[:aslr].inspect})" unless %w[on off].include?(cfg[:aslr])
+      return if cfg[:aslr] == "on"
+      raise UsageError, "--aslr off starts the servers rackbench boots; the server at --url is your own: drop --aslr" if cfg[:url]
+
+      ProcessControl::Layout.usable!
     end
 
     # --tls: every setup must serve HTTPS with the run's certificate: its

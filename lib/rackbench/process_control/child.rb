@@ -6,6 +6,7 @@ require_relative "journal"
 require_relative "../clock"
 require_relative "../error"
 require_relative "affinity"
+require_relative "layout"
 
 module Rackbench
   module ProcessControl
@@ -22,8 +23,10 @@ module Rackbench
       attr_reader :pid, :argv, :log_path, :status
 
       # cpus: CPU ids the process and its descendants run on (Affinity.wrap:
-      # taskset execs the program in the same pid); argv stays the program's.
-      def self.spawn(argv, env: {}, chdir: nil, log_path: File::NULL, unsetenv_others: false, cpus: nil)
+      # taskset execs the program in the same pid); fixed_layout: address
+      # randomisation off for it and its descendants (Layout.wrap: setarch
+      # execs it in the same pid too); argv stays the program's.
+      def self.spawn(argv, env: {}, chdir: nil, log_path: File::NULL, unsetenv_others: false, cpus: nil, fixed_layout: false)
         argv = argv.map(&:to_s)
         opts = { pgroup: true, in: File::NULL, out: [log_path, "a"], err: %i[child out],
                  unsetenv_others: unsetenv_others, close_others: true }
@@ -31,7 +34,7 @@ module Rackbench
         # An interrupt (a signal raised into this thread) waits until the
         # child is registered, so the stop-everything path always sees it.
         Thread.handle_interrupt(Object => :never) do
-          pid = Process.spawn(env.merge(Journal::OWNER_VAR => Journal.owner), *Affinity.wrap(argv, cpus), **opts)
+          pid = Process.spawn(env.merge(Journal::OWNER_VAR => Journal.owner), *Affinity.wrap(Layout.wrap(argv, fixed_layout), cpus), **opts)
           new(pid, argv, log_path)
         end
       rescue Errno::ENOENT, Errno::EACCES => e

@@ -32,9 +32,11 @@ module Rackbench
       attr_reader :leftovers
 
       # host: the address the server listens on (--bind); tls: the run's
-      # certificate (Tls::Certificate) when it serves HTTPS (--tls).
+      # certificate (Tls::Certificate) when it serves HTTPS (--tls);
+      # fixed_layout: address randomisation off (--aslr off, Layout).
       def initialize(adapter:, setup:, app:, port:, dir:, env: {}, ready_path: "/", boot_timeout: 60,
-                     stop_timeout: 15, host: "127.0.0.1", cpus: nil, tls: nil)
+                     stop_timeout: 15, host: "127.0.0.1", cpus: nil, tls: nil, fixed_layout: false)
+        @fixed_layout = fixed_layout
         @host = host
         @tls = tls
         @cpus = cpus
@@ -69,7 +71,8 @@ module Rackbench
         @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }), **tls)
         @boot = SecureRandom.hex(8)
         @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env, Journal::BOOT_VAR => @boot),
-                                                    chdir: app_root, log_path: log_path, cpus: @cpus)
+                                                    chdir: app_root, log_path: log_path, cpus: @cpus,
+                                                    fixed_layout: @fixed_layout)
         @log_cap = LogCap.new([log_path] + @adapter.log_files(@dir)).start
         deadline = Clock.now + @boot_timeout
         wait_ready(deadline)

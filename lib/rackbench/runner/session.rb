@@ -197,7 +197,8 @@ module Rackbench
                                                       ready_path: ready_path, boot_timeout: @config[:boot_timeout],
                                                       stop_timeout: @config[:stop_timeout],
                                                       host: @setup.front ? "127.0.0.1" : bind,
-                                                      cpus: @config[:cpus]&.server, tls: @setup.front ? nil : @ctx.tls)
+                                                      cpus: @config[:cpus]&.server, tls: @setup.front ? nil : @ctx.tls,
+                                                      fixed_layout: @config[:aslr] == "off")
         @instance = instance
         instance.start
         @runtime_state = @runtime_check.verify!(-> { instance.workers.map(&:pid) }, log_path: instance.log_path)
@@ -326,7 +327,7 @@ module Rackbench
           "version" => instance.adapter.version, "argv" => instance.argv, "config_files" => instance.files,
           "env" => redact(stored_env(instance)), "port" => instance.port, "boot_s" => boot_s.round(3),
           "master_pid" => instance.child.pid, "worker_pids" => instance.workers.map(&:pid),
-          "runtime" => @runtime_state, "at" => Clock.wall_iso8601 }.compact
+          "runtime" => @runtime_state, "aslr" => @config[:aslr] == "off" ? "off" : nil, "at" => Clock.wall_iso8601 }.compact
       end
 
       # The variables rackbench set for the server (the run's own are not stored).

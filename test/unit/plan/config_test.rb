@@ -127,4 +127,15 @@ class ConfigTest < Minitest::Test
     assert_match(/holds "\\n" at position 3: write it percent-encoded \(%0A\)/, error.message)
     assert_equal ["/q?a={1}"], build({ app: "/srv/app", endpoints: ["/q?a={1}"] })[:endpoints], "kept as written; sent encoded"
   end
+
+  # --aslr: on (the default) or off; off is refused for --url (the user's
+  # own server) and where setarch cannot turn randomisation off.
+  def test_aslr_is_on_or_off
+    assert_equal "on", Rackbench::Config.build({})[:aslr]
+    assert_equal "off", Rackbench::Config.build(aslr: "OFF")[:aslr] if Rackbench::ProcessControl::Layout.problem.nil?
+    e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(aslr: "maybe") }
+    assert_equal '--aslr must be on or off (got "maybe")', e.message
+    e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(aslr: "off", url: "http://127.0.0.1:9/") }
+    assert_match(/the server at --url is your own: drop --aslr/, e.message)
+  end
 end
