@@ -17,10 +17,13 @@ module Rackbench
   # pair a setup with the same neighbour in every round.
   class Plan
     # A load level is a concurrency (closed loop) or a rate (open loop).
-    Trial = Struct.new(:setup, :endpoint, :concurrency, :rate, :repetition, keyword_init: true) do
-      # Identifies a trial across runs (used by --resume and compare).
+    # take: which of a boot's measurements of the cell it is (--per-boot K:
+    # takes 1..K back to back on one boot; nil: the only one).
+    Trial = Struct.new(:setup, :endpoint, :concurrency, :rate, :repetition, :take, keyword_init: true) do
+      # Identifies a trial across runs (used by --resume and compare); a
+      # second or later take adds "|tN".
       def key
-        [setup.label, endpoint, rate ? "r=#{rate}" : concurrency, repetition].join("|")
+        [setup.label, endpoint, rate ? "r=#{rate}" : concurrency, repetition, (take && take > 1 ? "t#{take}" : nil)].compact.join("|")
       end
 
       def level_label
@@ -96,10 +99,17 @@ module Rackbench
       setups.shuffle(random: Random.new(config[:seed].to_i * 1_000_003 + rep))
     end
 
+    # A boot's trials: each endpoint at each level, --per-boot times back
+    # to back (takes 1..K, Kalibera & Jones's iterations within one
+    # execution), so the report can tell the variance between boots from
+    # the variance between trials of one boot (Stats::BootVariance).
     def trials_for(setup, repetition)
-      endpoints.product(levels).map do |endpoint, level|
-        Trial.new(setup: setup, endpoint: endpoint, concurrency: open_loop? ? nil : level,
-                  rate: open_loop? ? level : nil, repetition: repetition)
+      per_boot = config[:per_boot].to_i
+      endpoints.product(levels).flat_map do |endpoint, level|
+        (1..[per_boot, 1].max).map do |take|
+          Trial.new(setup: setup, endpoint: endpoint, concurrency: open_loop? ? nil : level,
+                    rate: open_loop? ? level : nil, repetition: repetition, take: per_boot > 1 ? take : nil)
+        end
       end
     end
 
@@ -110,7 +120,8 @@ module Rackbench
     def to_h
       { "setups" => setups.map(&:to_h), "endpoints" => endpoints, "concurrency" => open_loop? ? nil : levels, "rate" => open_loop? ? levels : nil,
         "loop" => open_loop? ? "open" : "closed",
-        "repeat" => config[:repeat], "duration_s" => config[:duration], "warmup_s" => config[:warmup],
+        "repeat" => config[:repeat], **(config[:per_boot].to_i > 1 ? { "per_boot" => config[:per_boot] } : {}),
+        "duration_s" => config[:duration], "warmup_s" => config[:warmup],
         "cooldown_s" => config[:cooldown], "engine" => config[:engine], "timeout_s" => config[:timeout],
         "url" => config[:url], "app" => config[:app], "trials" => trials.size }
     end

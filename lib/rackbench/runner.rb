@@ -27,7 +27,7 @@ module Rackbench
       @store = store
       @engine = engine
       @listener = listener
-      @stored = store.trials.map { |t| t["key"] }.to_set
+      @stored = store.raw_trials.map { |t| t["key"] }.to_set
       @progress = Progress.new(@stored.size, plan.trials.size)
       @endpoint_failures = EndpointFailures.new # shared by the run's sessions
     end

@@ -16,6 +16,20 @@ class PlanTest < Minitest::Test
     assert_equal ["/hello", 1, 1], [first.endpoint, first.concurrency, first.repetition]
   end
 
+  # --per-boot K: a boot's takes of each cell back to back, the first take
+  # keyed as a run without takes is; more than 20 is refused.
+  def test_per_boot_measures_each_cell_k_times_back_to_back
+    p = plan(setups: ["puma x2:5"], endpoints: ["/hello"], concurrency: [1, 4], per_boot: 3)
+    keys = p.trials_for(p.setups.first, 1).map(&:key)
+    assert_equal ["puma x2:5|/hello|1|1", "puma x2:5|/hello|1|1|t2", "puma x2:5|/hello|1|1|t3",
+                  "puma x2:5|/hello|4|1", "puma x2:5|/hello|4|1|t2", "puma x2:5|/hello|4|1|t3"], keys
+    assert_equal [nil], plan(setups: ["puma x2:5"], endpoints: ["/hello"], concurrency: [1]).trials.map(&:take)
+    assert_equal 3, p.to_h["per_boot"]
+    refute plan.to_h.key?("per_boot"), "meta's plan says per_boot only when it is more than 1"
+    e = assert_raises(Rackbench::UsageError) { plan(per_boot: 21) }
+    assert_equal "--per-boot must be a whole number from 1 to 20 (got 21)", e.message
+  end
+
   # Rounds (RMIT): every setup once per round, a fresh random order each
   # round from the stored seed, so the same seed gives the same schedule.
   def test_each_round_measures_every_setup_once_in_a_seeded_random_order

@@ -59,6 +59,9 @@ module Rackbench
               default: :config
       declare :cooldown, "--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint", default: :config
       declare :repeat, "-r", "--repeat N", "rounds: every setup once per round, in a fresh random order", default: :config
+      declare :per_boot, "--per-boot K", "measure each endpoint and level K times back to back on each boot, so the " \
+                                         "report can split the variance between boots from that between trials of a boot",
+              default: :config
       declare :seed, "--seed N", "random seed of the rounds' setup orders", rule: "drawn, and stored in meta.json"
       declare :decide, "--decide", "add rounds until every pair of neighbours in each cell's req/s ranking is decided " \
                                    "(faster, slower or equivalent), up to --max-rounds and --time-budget", parse: ->(_) { true }

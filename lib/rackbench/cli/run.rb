@@ -82,7 +82,7 @@ module Rackbench
 
       def report(store)
         Report::Table.new(store.trials, setups: store.setups, io: @out, margin: store.meta.dig("config", "margin"),
-                          run_dir: store.path, split: store.meta.dig("config", "probe") == true).render
+                          run_dir: store.path, split: store.meta.dig("config", "probe") == true, config: store.meta["config"]).render
         Suites::Findings.report(store, io: @out)
         @err.puts "Run directory: #{store.path}"
         TestSeam.hold(:report, err: @err, env: @env)
@@ -153,7 +153,7 @@ module Rackbench
       end
 
       OPTIONS = %i[suite quick setups scenario endpoints concurrency rate connections expected_latency duration warmup
-                   warmup_window warmup_tolerance warmup_max cooldown repeat seed margin decide max_rounds decide_time engine threads cpus aslr
+                   warmup_window warmup_tolerance warmup_max cooldown repeat per_boot seed margin decide max_rounds decide_time engine threads cpus aslr
                    timeout boot_timeout stop_timeout expect_status port app url pid out upstream_delay upstream_bytes health_path
                    health_timeout load_hosts ssh_key ssh_known_hosts bind tls verify probe resume quiet].freeze
 

@@ -45,6 +45,7 @@ module Rackbench
       warmup_max: 60.0,      # --warmup steady: seconds after which the warm-up ends unsteady (a warning)
       cooldown: 0.0,         # idle seconds after each level of a CPU-heavy endpoint (0: none)
       repeat: 1,             # rounds: every setup once per round, in a fresh random order (Plan#schedule)
+      per_boot: 1,           # takes: each cell measured this many times back to back on one boot (Plan#trials_for)
       seed: nil,             # the round orders' random seed; nil: drawn at the run's start (stored in meta.json)
       margin: 0.05,          # equivalence margin of decisions (Stats::Decision): a share, from --margin PERCENT
       decide: false,         # run --decide: add rounds until neighbouring setups are decided (Runner::AdaptiveRounds)
@@ -84,7 +85,7 @@ module Rackbench
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
     NUMBERS = %i[duration warmup warmup_window warmup_tolerance warmup_max cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
                  health_timeout].freeze
-    COUNTS = %i[repeat upstream_bytes].freeze
+    COUNTS = %i[repeat per_boot upstream_bytes].freeze
     MAX_CONCURRENCY = 10_000
 
     module_function
@@ -143,7 +144,7 @@ module Rackbench
         cfg[k] = number(k, cfg[k], min: NUMBER_MIN.fetch(k, 0))
       end
       check_warmup(cfg)
-      COUNTS.each { |k| cfg[k] = count(k, cfg[k], max: k == :repeat ? MAX_REPEAT : nil) }
+      COUNTS.each { |k| cfg[k] = count(k, cfg[k], max: { repeat: MAX_REPEAT, per_boot: MAX_PER_BOOT }[k]) }
       cfg[:concurrency] = Array(cfg[:concurrency]).flatten.map { |c| count(:concurrency, c, max: MAX_CONCURRENCY) }
       raise UsageError, "concurrency needs at least one level, e.g. --concurrency 1,8,32" if cfg[:concurrency].empty?
 
@@ -180,6 +181,7 @@ module Rackbench
     # a 31-year trial) is refused before anything boots.
     MAX_SECONDS = 86_400
     MAX_REPEAT = 1000
+    MAX_PER_BOOT = 20
     # Decimal numbers only, as a person writes them ("2", "0.5", "1.5e1"):
     # Float() alone also reads "0x10" as 16 and "1_0" as 10.
     DECIMAL = /\A\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*\z/.freeze

@@ -6,6 +6,7 @@ require_relative "../version"
 require_relative "../stats/verdict"
 require_relative "../stats/validity"
 require_relative "../stats/cell_split"
+require_relative "boot_variance_note"
 
 module Rackbench
   module Report
@@ -34,8 +35,15 @@ module Rackbench
           "cells" => @data.cells.cells.map { |c| cell(c) },
           "decisions" => @data.decisions.to_a,
           "calibration" => @data.calibration,
+          **boot_variance,
           "trials" => @data.trials
         }
+      end
+
+      # {"boot_variance" => [...]} for a run with several takes per boot (run --per-boot), else {}.
+      def boot_variance
+        found = Stats::BootVariance.of(@data.cells.cells, BootVarianceNote.costs(@data.setup_rows, @data.meta["config"] || {}))
+        found.empty? ? {} : { "boot_variance" => found.map(&:to_h) }
       end
 
       # A Summary (and its interval) as JSON; ci95 is null below 2 repetitions.

@@ -15,6 +15,7 @@ require_relative "failures"
 require_relative "decision_text"
 require_relative "answer_text"
 require_relative "columns"
+require_relative "boot_variance_note"
 
 module Rackbench
   module Report
@@ -42,7 +43,10 @@ module Rackbench
       # run_dir: named where the table points to those reasons;
       # split: print where a request's time went (SplitTable) also without why
       # (a user's app run with --probe: what the probe was asked for).
-      def initialize(trials, setups: [], io: $stdout, margin: nil, why: false, run_dir: nil, split: false)
+      # config: meta.json's (what a boot and a take cost: BootVarianceNote).
+      def initialize(trials, setups: [], io: $stdout, margin: nil, why: false, run_dir: nil, split: false, config: nil)
+        @config = config
+        @setups = setups
         @margin = margin || Stats::Decision::DEFAULT_MARGIN
         @why = why
         @split = split
@@ -72,6 +76,7 @@ module Rackbench
 
         @io.puts "With repetitions: median req/s [#{Stats::Interval.description}] and its coefficient of variation."
         DecisionText.render(decisions, @io, setups: @cells.setups.size)
+        BootVarianceNote.lines(@cells, setups: @setups, config: @config).each { |l| @io.puts l }
         noisy = @cells.cells.select { |c| c.rps.cv.to_f > NOISY_CV }
         return if noisy.empty?
 

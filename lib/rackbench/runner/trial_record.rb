@@ -40,7 +40,8 @@ module Rackbench
           "error_artifacts" => classified["artifacts"], "verified" => !verification.nil?,
           "notes" => Errors.notes(verification, unanswered: unanswered.note),
           "command" => result.command, "log" => log
-        }.merge(throughput(result), open_loop(result), load_hosts(result), protocol(result, verification))
+        }.merge(throughput(result), open_loop(result), load_hosts(result), protocol(result, verification),
+                trial.take ? { "take" => trial.take } : {})
       end
 
       # What the engine spoke, when it says (H2load: "h2c"); absent: HTTP/1.x.

@@ -8,6 +8,7 @@ require_relative "lock"
 require_relative "../process_control/registry"
 require_relative "../process_control/journal"
 require_relative "json_lines"
+require_relative "takes"
 
 module Rackbench
   module Store
@@ -49,7 +50,7 @@ module Rackbench
       # Error naming file and line, not a crash in a report.
       TYPES = {
         "trials.jsonl" => { "setup" => String, "endpoint" => String, "key" => String, "server" => String, "loop" => String,
-                            "repetition" => Integer, "concurrency" => Integer, "requests" => Integer,
+                            "repetition" => Integer, "take" => Integer, "concurrency" => Integer, "requests" => Integer,
                             "error_total" => Integer, "rps" => Numeric, "goodput_rps" => Numeric, "duration_s" => Numeric,
                             "rate" => Numeric, "latency_ms" => Hash, "errors" => Hash, "memory" => Hash, "cpu" => Hash },
         "setups.jsonl" => { "setup" => String, "status" => String, "repetition" => Integer }
@@ -195,11 +196,17 @@ module Rackbench
           raise Error, "#{file} is missing, though samples.jsonl holds the samples of trials that ended: the run's " \
                        "trials are lost; restore the file or measure again"
         end
+        Takes.boots(raw_trials)
+      end
+
+      # Every trial line as stored: with --per-boot K, each take apart
+      # (#trials has one record per boot: Takes).
+      def raw_trials
         read_lines("trials.jsonl")
       end
 
       def trial_keys
-        trials.map { |t| t["key"] }
+        raw_trials.map { |t| t["key"] }
       end
 
       def setups

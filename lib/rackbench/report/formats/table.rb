@@ -9,7 +9,8 @@ module Rackbench
     Formats.register("table", order: 1, help: "the terminal table, the default", options: %i[why]) do |store, opts|
       io = StringIO.new
       Table.new(store.trials, setups: store.setups, io: io, margin: opts[:margin] || store.meta.dig("config", "margin"),
-                              why: opts[:why], run_dir: store.path, split: store.meta.dig("config", "probe") == true).render
+                              why: opts[:why], run_dir: store.path, split: store.meta.dig("config", "probe") == true,
+                              config: store.meta["config"]).render
       io.string
     end
   end

@@ -1,0 +1,38 @@
+# frozen_string_literal: true
+
+require_relative "../stats/boot_variance"
+
+module Rackbench
+  module Report
+    # The lines that say, per cell, how much of req/s's spread is between
+    # boots and how much between takes of one boot (run --per-boot K:
+    # Stats::BootVariance), and how many takes per boot would narrow the
+    # interval most for the time. Nothing for a run of one take per boot.
+    module BootVarianceNote
+      module_function
+
+      # cells: Stats::Cells; setups: setups.jsonl rows (boot_s); config: meta.json's.
+      def lines(cells, setups:, config:)
+        found = Stats::BootVariance.of(cells.cells, costs(setups, config || {}))
+        return [] if found.empty?
+
+        ["Variance of req/s between boots and between takes of one boot (--per-boot; Kalibera & Jones: takes per boot " \
+         "that narrow the interval most for the time):"] +
+          found.map do |v|
+            best = v.best_takes == 1 ? "1 take per boot (boots vary most: buy boots)" : "#{v.best_takes} takes per boot"
+            "  #{v.endpoint} #{cells.level_label(v.level)} #{v.setup}: between boots #{format('%.1f', v.between_pct)}%, " \
+              "between takes #{format('%.1f', v.within_pct)}% (#{v.boots} boots x #{format('%g', v.takes)} takes) -> #{best}"
+          end
+      end
+
+      # ->(setup) { [seconds a boot costs before its first take, seconds a take costs] }
+      def costs(setups, config)
+        warmup = config["warmup"].is_a?(Numeric) ? config["warmup"] : 0.0
+        take = config["duration"].to_f + config["cooldown"].to_f
+        boot_s = setups.select { |s| s["status"] == "ok" && s["boot_s"].is_a?(Numeric) }.group_by { |s| s["setup"] }
+                       .transform_values { |rows| rows.sum { |r| r["boot_s"] } / rows.size }
+        ->(setup) { [boot_s.fetch(setup, 0.0) + warmup, take] }
+      end
+    end
+  end
+end

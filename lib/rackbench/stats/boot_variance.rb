@@ -1,0 +1,73 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Stats
+    # Where a cell's req/s varies: between boots, or between trials (takes)
+    # of one boot? Measured when a run takes each cell several times per
+    # boot (run --per-boot K), and used to say how many takes per boot buy
+    # the narrowest interval for the time (Kalibera & Jones, "Rigorous
+    # Benchmarking in Reasonable Time", ISMM 2013).
+    #
+    # Method: on log req/s (so spreads read as shares), a one-way random-
+    # effects split over the cell's boots (Store::Takes keeps each boot's
+    # takes in "take_rps"):
+    #   within  s_w^2 = pooled variance of the takes around their boot's mean
+    #   between s_b^2 = variance of the boots' means - s_w^2 / k (k: takes
+    #           per boot), floored at 0: the part a new boot adds
+    # and Kalibera & Jones's optimal takes per boot,
+    #   k* = ceil(sqrt((c_boot / c_take) * (s_w^2 / s_b^2))),
+    # with c_boot what a boot costs before its first take (boot and warm-up
+    # seconds) and c_take what a take costs (its duration and cool-down);
+    # capped at MAX_TAKES (s_b^2 = 0: boots add nothing measurable, so takes
+    # are the cheaper). Needs 2 boots of at least 2 takes each.
+    # Limits: few boots make s_b^2 itself uncertain (3 boots: a factor of 2
+    # either way is common), so k* is a direction, not a constant.
+    module BootVariance
+      MAX_TAKES = 20
+      Cell = Struct.new(:endpoint, :setup, :level, :boots, :takes, :within_pct, :between_pct, :best_takes,
+                        keyword_init: true) do
+        def to_h
+          { "endpoint" => endpoint, "setup" => setup, "level" => level, "boots" => boots, "takes_per_boot" => takes,
+            "within_boot_pct" => within_pct.round(2), "between_boots_pct" => between_pct.round(2),
+            "best_takes_per_boot" => best_takes }
+        end
+      end
+
+      module_function
+
+      # cells: Stats::Cells#cells; costs: ->(setup) { [c_boot, c_take] } in seconds.
+      def of(cells, costs)
+        cells.filter_map do |cell|
+          boots = cell.trials.filter_map { |t| Array(t["take_rps"]).select { |v| v.is_a?(Numeric) && v.positive? } }
+                      .select { |takes| takes.size >= 2 }
+          next if boots.size < 2
+
+          split(cell, boots, costs.call(cell.setup))
+        end
+      end
+
+      def split(cell, boots, (c_boot, c_take))
+        logs = boots.map { |takes| takes.map { |v| Math.log(v) } }
+        means = logs.map { |xs| xs.sum / xs.size }
+        within = logs.zip(means).sum { |xs, m| xs.sum { |x| (x - m)**2 } } / logs.sum { |xs| xs.size - 1 }
+        k = logs.sum(&:size).fdiv(logs.size)
+        between = [sample_var(means) - within / k, 0.0].max
+        Cell.new(endpoint: cell.endpoint, setup: cell.setup, level: cell.level, boots: boots.size, takes: k.round(1),
+                 within_pct: Math.sqrt(within) * 100, between_pct: Math.sqrt(between) * 100,
+                 best_takes: best_takes(within, between, c_boot, c_take))
+      end
+
+      def sample_var(xs)
+        m = xs.sum / xs.size
+        xs.sum { |x| (x - m)**2 } / (xs.size - 1)
+      end
+
+      def best_takes(within, between, c_boot, c_take)
+        return MAX_TAKES if between.zero?
+        return 1 if within.zero? || c_take.to_f <= 0
+
+        Math.sqrt((c_boot.to_f / c_take) * (within / between)).ceil.clamp(1, MAX_TAKES)
+      end
+    end
+  end
+end
