@@ -19,7 +19,13 @@ module Rackbench
         ["Variance of req/s between boots and between takes of one boot (--per-boot; Kalibera & Jones: takes per boot " \
          "that narrow the interval most for the time):"] +
           found.map do |v|
-            best = v.best_takes == 1 ? "1 take per boot (boots vary most: buy boots)" : "#{v.best_takes} takes per boot"
+            best = if v.between_pct.zero?
+                     "more takes per boot (up to #{Stats::BootVariance::MAX_TAKES}): these boots added no spread beyond the takes'"
+                   elsif v.best_takes == 1
+                     "1 take per boot (boots vary most: buy boots)"
+                   else
+                     "#{v.best_takes} takes per boot"
+                   end
             "  #{v.endpoint} #{cells.level_label(v.level)} #{v.setup}: between boots #{format('%.1f', v.between_pct)}%, " \
               "between takes #{format('%.1f', v.within_pct)}% (#{v.boots} boots x #{format('%g', v.takes)} takes) -> #{best}"
           end
