@@ -9,8 +9,9 @@ module Rackbench
     # Method: the takes of one cell and round (same endpoint, setup, level,
     # repetition) become one record: numbers are the takes' arithmetic mean
     # (an Integer field's mean rounded), nested figures likewise key by key,
-    # lists (warnings, stopped pids) their union, true/false flags true only
-    # when every take's is; anything else is the first take's. The record
+    # warnings, notes and stopped pids their union (other lists: the first
+    # take's), true/false flags true only when every take's is; anything
+    # else is the first take's. The record
     # keeps the first take's key and says "takes" (how many) and "take_rps"
     # (each take's req/s: Stats::BootVariance splits the variance from
     # them). Records without "take" pass through unchanged, in order.
@@ -45,20 +46,24 @@ module Rackbench
         merged.merge("takes" => takes.size, "take_rps" => takes.map { |t| t["rps"] })
       end
 
-      def merge(values)
+      # Lists joined across takes (what happened in any take); every other
+      # list (a command line, the load hosts' parts) is the first take's.
+      JOINED = %w[warnings notes stopped_pids].freeze
+
+      def merge(values, key = nil)
         first = values.first
         case first
         when Hash
           return first unless values.all?(Hash)
 
-          first.keys.to_h { |k| [k, values.all? { |v| v.key?(k) } ? merge(values.map { |v| v[k] }) : first[k]] }
+          first.keys.to_h { |k| [k, values.all? { |v| v.key?(k) } ? merge(values.map { |v| v[k] }, k) : first[k]] }
         when Numeric
           return first unless values.all?(Numeric)
 
           mean = values.sum.fdiv(values.size)
           values.all?(Integer) ? mean.round : mean
         when Array
-          values.all?(Array) ? values.flatten(1).uniq : first
+          JOINED.include?(key) && values.all?(Array) ? values.flatten(1).uniq : first
         when true, false
           values.all?(true)
         else

@@ -11,7 +11,7 @@ class TakesTest < Minitest::Test
     { "key" => ["puma x2:5", "/x", level, rep, take > 1 ? "t#{take}" : nil].compact.join("|"), "setup" => "puma x2:5",
       "endpoint" => "/x", "concurrency" => level, "repetition" => rep, "take" => take, "rps" => rps,
       "requests" => (rps * 2).round, "latency_ms" => { "p99" => p99, "mean" => p99 / 2 }, "errors" => { "read" => errors },
-      "warnings" => warnings, "valid" => valid, "engine" => "wrk" }
+      "warnings" => warnings, "valid" => valid, "engine" => "wrk", "command" => ["wrk", "--latency", "log#{take}"] }
   end
 
   def test_records_without_takes_pass_through_unchanged
@@ -32,6 +32,7 @@ class TakesTest < Minitest::Test
     assert_in_delta 12.0, first.dig("latency_ms", "p99"), 1e-9
     assert_equal 1, first.dig("errors", "read"), "(1 + 2 + 0) / 3"
     assert_equal %w[w1 w2], first["warnings"]
+    assert_equal %w[wrk --latency log1], first["command"], "a command line is the first take's, not a mix"
     assert_equal false, first["valid"], "not valid when a take was not"
     assert_equal [3, [100.0, 110.0, 120.0]], first.values_at("takes", "take_rps")
     refute first.key?("take")
