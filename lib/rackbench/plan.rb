@@ -99,19 +99,42 @@ module Rackbench
       setups.shuffle(random: Random.new(config[:seed].to_i * 1_000_003 + rep))
     end
 
-    # A boot's trials: each endpoint at each level, --per-boot times back
-    # to back (takes 1..K, Kalibera & Jones's iterations within one
-    # execution), so the report can tell the variance between boots from
-    # the variance between trials of one boot (Stats::BootVariance).
+    # A boot's trials: each endpoint at each level, takes_for(repetition)
+    # times back to back (takes 1..K, Kalibera & Jones's iterations within
+    # one execution), so the report can tell the variance between boots
+    # from the variance between trials of one boot (Stats::BootVariance).
     def trials_for(setup, repetition)
-      per_boot = config[:per_boot].to_i
+      per_boot = takes_for(repetition)
       endpoints.product(levels).flat_map do |endpoint, level|
-        (1..[per_boot, 1].max).map do |take|
+        (1..per_boot).map do |take|
           Trial.new(setup: setup, endpoint: endpoint, concurrency: open_loop? ? nil : level,
-                    rate: open_loop? ? level : nil, repetition: repetition, take: per_boot > 1 ? take : nil)
+                    rate: open_loop? ? level : nil, repetition: repetition, take: auto_takes? || per_boot > 1 ? take : nil)
         end
       end
     end
+
+    # --per-boot auto: the first PILOT_ROUNDS rounds take every cell
+    # PILOT_TAKES times per boot (the fewest that split the variance); the
+    # rounds after them take what #choose_takes set (Runner::TakesChoice,
+    # from the pilots' own variance), or PILOT_TAKES until it is set.
+    PILOT_ROUNDS = Config::PILOT_ROUNDS
+    PILOT_TAKES = Config::PILOT_TAKES
+
+    def takes_for(repetition)
+      return [config[:per_boot].to_i, 1].max unless auto_takes?
+
+      repetition <= PILOT_ROUNDS || @chosen_takes.nil? ? PILOT_TAKES : @chosen_takes
+    end
+
+    def auto_takes?
+      config[:per_boot] == Config::AUTO
+    end
+
+    # The takes per boot of the rounds after the pilots (--per-boot auto).
+    def choose_takes(takes)
+      @chosen_takes = Integer(takes)
+    end
+    attr_reader :chosen_takes
 
     def trials
       schedule.flat_map { |rep, setup| trials_for(setup, rep) }
@@ -120,7 +143,7 @@ module Rackbench
     def to_h
       { "setups" => setups.map(&:to_h), "endpoints" => endpoints, "concurrency" => open_loop? ? nil : levels, "rate" => open_loop? ? levels : nil,
         "loop" => open_loop? ? "open" : "closed",
-        "repeat" => config[:repeat], **(config[:per_boot].to_i > 1 ? { "per_boot" => config[:per_boot] } : {}),
+        "repeat" => config[:repeat], **(auto_takes? || config[:per_boot].to_i > 1 ? { "per_boot" => config[:per_boot] } : {}),
         "duration_s" => config[:duration], "warmup_s" => config[:warmup],
         "cooldown_s" => config[:cooldown], "engine" => config[:engine], "timeout_s" => config[:timeout],
         "url" => config[:url], "app" => config[:app], "trials" => trials.size }

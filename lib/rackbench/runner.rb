@@ -10,6 +10,7 @@ require_relative "workload/probe_wrapper"
 require_relative "plan/config"
 require_relative "runner/session"
 require_relative "runner/adaptive_rounds"
+require_relative "runner/takes_choice"
 require_relative "test_seam"
 require_relative "tls"
 require_relative "sampling/noise"
@@ -65,11 +66,27 @@ module Rackbench
     private
 
     def run_session(rep, setup, env)
+      choose_takes(rep)
       trials = @plan.trials_for(setup, rep).reject { |t| @stored.include?(t.key) }
       return if trials.empty?
 
       Session.new(setup: setup, repetition: rep, trials: trials, context: context(env)).call
       TestSeam.hold(:between_setups)
+    end
+
+    # --per-boot auto: once the pilot rounds are stored, the takes per boot
+    # of every later round (TakesChoice), said once; the progress total
+    # counts the later rounds' trials anew. A resumed run chooses again
+    # from the same stored pilots, so it takes the same K.
+    def choose_takes(rep)
+      return unless @plan.auto_takes? && rep > Plan::PILOT_ROUNDS && @plan.chosen_takes.nil?
+
+      choice = TakesChoice.call(@store, @config)
+      before = @plan.trials.size
+      @plan.choose_takes(choice.takes)
+      @progress.total += @plan.trials.size - before
+      @listener.note("--per-boot auto: #{choice.takes} take(s) per boot from round #{Plan::PILOT_ROUNDS + 1} on: " \
+                     "#{choice.reason}")
     end
 
     def context(env)

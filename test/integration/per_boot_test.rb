@@ -5,6 +5,7 @@ require "json"
 require "rackbench/cli"
 require "rackbench/store/run_dir"
 require "rackbench/load"
+require "rackbench/runner"
 
 # run --per-boot K on a real server: K takes of each cell per boot, stored
 # each apart, reported one record per boot, and the variance split between
@@ -37,5 +38,23 @@ class PerBootTest < Minitest::Test
     split = JSON.parse(json)["boot_variance"]
     assert_equal [["/hello", "puma x1:2", 2, 2, 3.0]], split.map { |v| v.values_at("endpoint", "setup", "level", "boots", "takes_per_boot") }
     assert_operator split.first["within_boot_pct"], :>, 0, "three takes of a real server never agree to the request"
+  end
+  # --per-boot auto: two pilot rounds of 2 takes, then round 3 takes the K
+  # that Kalibera & Jones's rule gives on the stored pilots, said in a note.
+  def test_auto_chooses_the_takes_of_later_rounds_from_the_pilots
+    require_tool!("wrk", Rackbench::Load::Wrk.new.available?)
+    out = File.join(tmpdir, "run")
+    status, stdout, err = run_cli("run", "-s", "puma x1:2", "-e", "/hello", "-c", "2", "-d", "0.5", "--warmup", "0",
+                                  "-r", "3", "--per-boot", "auto", "-o", out)
+    assert_equal 0, status, err
+    store = Rackbench::Store::RunDir.open(out)
+    meta = JSON.parse(File.read(File.join(out, "meta.json")))
+    assert_equal [0.5, 0], meta["config"].values_at("duration", "warmup")
+    chosen = Rackbench::Runner::TakesChoice.call(store, meta["config"])
+    assert_equal 1, chosen.cells, "one cell split from two pilot boots"
+    takes = store.raw_trials.group_by { |t| t["repetition"] }.transform_values(&:size)
+    assert_equal({ 1 => 2, 2 => 2, 3 => chosen.takes }, takes)
+    assert_includes stdout + err, "--per-boot auto: #{chosen.takes} take(s) per boot from round 3 on"
+    assert_equal "auto", meta.dig("plan", "per_boot")
   end
 end

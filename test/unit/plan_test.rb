@@ -27,7 +27,23 @@ class PlanTest < Minitest::Test
     assert_equal 3, p.to_h["per_boot"]
     refute plan.to_h.key?("per_boot"), "meta's plan says per_boot only when it is more than 1"
     e = assert_raises(Rackbench::UsageError) { plan(per_boot: 21) }
-    assert_equal "--per-boot must be a whole number from 1 to 20 (got 21)", e.message
+    assert_equal "--per-boot must be a whole number from 1 to 20, or auto (got 21)", e.message
+  end
+
+  # --per-boot auto: two pilot rounds of 2 takes (keyed "take" 1 and 2),
+  # then what the runner chose; refused without a round after the pilots.
+  def test_per_boot_auto_takes_two_in_the_pilot_rounds_then_the_chosen_k
+    p = plan(setups: ["puma x2:5"], endpoints: ["/hello"], concurrency: [1], per_boot: "auto", repeat: 4)
+    assert_equal "auto", p.to_h["per_boot"]
+    assert_equal [[1, 2], [2, 2], [3, 2], [4, 2]], (1..4).map { |r| [r, p.trials_for(p.setups.first, r).size] }
+    p.choose_takes(1)
+    assert_equal [2, 2, 1, 1], (1..4).map { |r| p.trials_for(p.setups.first, r).size }
+    assert_equal [1], p.trials_for(p.setups.first, 3).map(&:take), "a chosen single take is still a take: stored per boot"
+    assert_equal ["puma x2:5|/hello|1|1", "puma x2:5|/hello|1|1|t2"], p.trials_for(p.setups.first, 1).map(&:key)
+    e = assert_raises(Rackbench::UsageError) { plan(per_boot: "auto", repeat: 2) }
+    assert_match(/give -r 3 or more \(or --decide\)/, e.message)
+    assert_equal "auto", plan(setups: ["puma x2:5", "unicorn x2"], per_boot: "AUTO", repeat: 2, decide: true).config[:per_boot]
+    assert_raises(Rackbench::UsageError) { plan(per_boot: "often") }
   end
 
   # Rounds (RMIT): every setup once per round, a fresh random order each

@@ -59,8 +59,9 @@ module Rackbench
               default: :config
       declare :cooldown, "--cooldown SECONDS", "pause after each level of a CPU-heavy endpoint", default: :config
       declare :repeat, "-r", "--repeat N", "rounds: every setup once per round, in a fresh random order", default: :config
-      declare :per_boot, "--per-boot K", "measure each endpoint and level K times back to back on each boot, so the " \
-                                         "report can split the variance between boots from that between trials of a boot",
+      declare :per_boot, "--per-boot K|auto", "measure each endpoint and level K times back to back on each boot, so the " \
+                                              "report can split the variance between boots from that between trials of a " \
+                                              "boot; auto: 2 rounds of 2, then the K that split calls for",
               default: :config
       declare :seed, "--seed N", "random seed of the rounds' setup orders", rule: "drawn, and stored in meta.json"
       declare :decide, "--decide", "add rounds until every pair of neighbours in each cell's req/s ranking is decided " \

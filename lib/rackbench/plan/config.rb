@@ -85,7 +85,7 @@ module Rackbench
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
     NUMBERS = %i[duration warmup warmup_window warmup_tolerance warmup_max cooldown timeout boot_timeout stop_timeout upstream_delay expected_latency
                  health_timeout].freeze
-    COUNTS = %i[repeat per_boot upstream_bytes].freeze
+    COUNTS = %i[repeat upstream_bytes].freeze
     MAX_CONCURRENCY = 10_000
 
     module_function
@@ -144,7 +144,8 @@ module Rackbench
         cfg[k] = number(k, cfg[k], min: NUMBER_MIN.fetch(k, 0))
       end
       check_warmup(cfg)
-      COUNTS.each { |k| cfg[k] = count(k, cfg[k], max: { repeat: MAX_REPEAT, per_boot: MAX_PER_BOOT }[k]) }
+      COUNTS.each { |k| cfg[k] = count(k, cfg[k], max: { repeat: MAX_REPEAT }[k]) }
+      cfg[:per_boot] = per_boot(cfg)
       cfg[:concurrency] = Array(cfg[:concurrency]).flatten.map { |c| count(:concurrency, c, max: MAX_CONCURRENCY) }
       raise UsageError, "concurrency needs at least one level, e.g. --concurrency 1,8,32" if cfg[:concurrency].empty?
 
@@ -226,6 +227,26 @@ module Rackbench
       shown = value.is_a?(Numeric) ? "#{format('%g', value * 100)}%" : value.inspect
       raise UsageError, "--margin must be a percentage above 0 and below 100, e.g. 5 for +-5% (got #{shown})"
     end
+
+    # --per-boot K (1..MAX_PER_BOOT), or auto: two pilot rounds of 2 takes,
+    # then the takes Kalibera & Jones's rule chooses (Plan#takes_for), which
+    # needs a round after the pilots.
+    def per_boot(cfg)
+      value = cfg[:per_boot]
+      unless value.to_s.strip.casecmp?(AUTO)
+        n = value.is_a?(Integer) ? value : Integer(value.to_s, 10, exception: false)
+        return n if n&.between?(1, MAX_PER_BOOT)
+
+        raise UsageError, "--per-boot must be a whole number from 1 to #{MAX_PER_BOOT}, or auto (got #{value.inspect})"
+      end
+      return AUTO if cfg[:decide] == true || cfg[:repeat] > PILOT_ROUNDS
+
+      raise UsageError, "--per-boot auto measures #{PILOT_ROUNDS} rounds of #{PILOT_TAKES} takes per boot, then chooses the takes " \
+                        "for the rounds after them: give -r #{PILOT_ROUNDS + 1} or more (or --decide)"
+    end
+    AUTO = "auto"
+    PILOT_ROUNDS = 2
+    PILOT_TAKES = 2
 
     # --decide needs setups to decide between, and rounds to pair.
     def check_decide(cfg)

@@ -13,7 +13,7 @@ module Rackbench
 
       # cells: Stats::Cells; setups: setups.jsonl rows (boot_s); config: meta.json's.
       def lines(cells, setups:, config:)
-        found = Stats::BootVariance.of(cells.cells, costs(setups, config || {}))
+        found = Stats::BootVariance.of(cells.cells, Stats::BootVariance.costs(setups, config || {}))
         return [] if found.empty?
 
         ["Variance of req/s between boots and between takes of one boot (--per-boot; Kalibera & Jones: takes per boot " \
@@ -29,15 +29,6 @@ module Rackbench
             "  #{v.endpoint} #{cells.level_label(v.level)} #{v.setup}: between boots #{format('%.1f', v.between_pct)}%, " \
               "between takes #{format('%.1f', v.within_pct)}% (#{v.boots} boots x #{format('%g', v.takes)} takes) -> #{best}"
           end
-      end
-
-      # ->(setup) { [seconds a boot costs before its first take, seconds a take costs] }
-      def costs(setups, config)
-        warmup = config["warmup"].is_a?(Numeric) ? config["warmup"] : 0.0
-        take = config["duration"].to_f + config["cooldown"].to_f
-        boot_s = setups.select { |s| s["status"] == "ok" && s["boot_s"].is_a?(Numeric) }.group_by { |s| s["setup"] }
-                       .transform_values { |rows| rows.sum { |r| r["boot_s"] } / rows.size }
-        ->(setup) { [boot_s.fetch(setup, 0.0) + warmup, take] }
       end
     end
   end

@@ -42,7 +42,7 @@ module Rackbench
 
       # {"boot_variance" => [...]} for a run with several takes per boot (run --per-boot), else {}.
       def boot_variance
-        found = Stats::BootVariance.of(@data.cells.cells, BootVarianceNote.costs(@data.setup_rows, @data.meta["config"] || {}))
+        found = Stats::BootVariance.of(@data.cells.cells, Stats::BootVariance.costs(@data.setup_rows, @data.meta["config"] || {}))
         found.empty? ? {} : { "boot_variance" => found.map(&:to_h) }
       end
 

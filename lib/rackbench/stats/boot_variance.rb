@@ -57,6 +57,20 @@ module Rackbench
                  best_takes: best_takes(within, between, c_boot, c_take))
       end
 
+      # What a boot and a take cost here, from a run's own rows:
+      # ->(setup) { [seconds a boot costs before its first take (its mean
+      # boot_s in setups.jsonl plus the warm-up), seconds a take costs
+      # (duration plus cool-down)] }. setups: setups.jsonl rows; config:
+      # meta.json's (string keys) or a Config (symbol keys).
+      def costs(setups, config)
+        get = ->(k) { config[k.to_s] || config[k.to_sym] }
+        warmup = get.call(:warmup).is_a?(Numeric) ? get.call(:warmup) : 0.0
+        take = get.call(:duration).to_f + get.call(:cooldown).to_f
+        boot_s = setups.select { |s| s["status"] == "ok" && s["boot_s"].is_a?(Numeric) }.group_by { |s| s["setup"] }
+                       .transform_values { |rows| rows.sum { |r| r["boot_s"] } / rows.size }
+        ->(setup) { [boot_s.fetch(setup, 0.0) + warmup, take] }
+      end
+
       def sample_var(xs)
         m = xs.sum / xs.size
         xs.sum { |x| (x - m)**2 } / (xs.size - 1)
