@@ -11,14 +11,17 @@ require_relative "plan/config"
 require_relative "runner/session"
 require_relative "runner/adaptive_rounds"
 require_relative "runner/takes_choice"
+require_relative "runner/shared_round"
+require_relative "runner/boot_fit"
 require_relative "test_seam"
 require_relative "tls"
 require_relative "sampling/noise"
 
 module Rackbench
-  # Runs a plan: for each (repetition, setup) in the plan's schedule, one
-  # Session boots the server and measures its trials; each trial is stored
-  # the moment it ends. A setup that fails is recorded with its reason and the
+  # Runs a plan: for each round, in the round's order, one Session per setup
+  # boots the server and measures its trials (--boot together, from round 2
+  # when they fit: the round's sessions side by side, SharedRound); each
+  # trial is stored the moment it ends. A setup that fails is recorded with its reason and the
   # run goes on. Trials already in the store (a resumed run) are skipped.
   # Reporting happens in listeners; the runner only measures and stores.
   class Runner
@@ -52,12 +55,12 @@ module Rackbench
       Rackbench::Sampling::Noise.check_before_run(@listener, @engine)
       started = Clock.now
       with_upstream do |env|
-        @plan.schedule.each { |rep, setup| run_session(rep, setup, env) }
+        (1..@config[:repeat]).each { |rep| run_round(rep, env) }
         next unless @config[:decide]
 
         AdaptiveRounds.new(plan: @plan, store: @store, listener: @listener, started: started).call do |rep|
           @progress.total += @plan.round(rep).sum { |setup| @plan.trials_for(setup, rep).size }
-          @plan.round(rep).each { |setup| run_session(rep, setup, env) }
+          run_round(rep, env)
         end
       end
       @listener.run_finished(@store)
@@ -65,13 +68,40 @@ module Rackbench
 
     private
 
-    def run_session(rep, setup, env)
+    # The round's setups in its own order (Plan#round), each with the
+    # trials not yet stored.
+    def run_round(rep, env)
       choose_takes(rep)
-      trials = @plan.trials_for(setup, rep).reject { |t| @stored.include?(t.key) }
-      return if trials.empty?
+      pending = @plan.round(rep).filter_map do |setup|
+        trials = @plan.trials_for(setup, rep).reject { |t| @stored.include?(t.key) }
+        [setup, trials] if trials.any?
+      end
+      return run_together(rep, pending, env) if together?(rep, pending)
 
-      Session.new(setup: setup, repetition: rep, trials: trials, context: context(env)).call
+      pending.each do |setup, trials|
+        Session.new(setup: setup, repetition: rep, trials: trials, context: context(env)).call
+        TestSeam.hold(:between_setups)
+      end
+    end
+
+    def run_together(rep, pending, env)
+      labels = pending.map { |setup, _| setup.label }
+      sessions = pending.map do |setup, trials|
+        Session.new(setup: setup, repetition: rep, trials: trials, context: context(env), neighbours: labels - [setup.label])
+      end
+      SharedRound.new(sessions).call
       TestSeam.hold(:between_setups)
+    end
+
+    # --boot together: from round 2 on (round 1 measures each setup's
+    # footprint alone), when the round's setups fit in memory (BootFit);
+    # each round's choice is said.
+    def together?(rep, pending)
+      return false unless @config[:boot] == "together" && pending.size >= 2 && rep > 1
+
+      fit = BootFit.call(@store.raw_trials, pending.map { |setup, _| setup.label })
+      @listener.note("--boot together: round #{rep}: #{fit.together ? 'booted side by side' : 'booted apart'} (#{fit.reason})")
+      fit.together
     end
 
     # --per-boot auto: once the pilot rounds are stored, the takes per boot

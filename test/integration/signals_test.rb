@@ -95,6 +95,17 @@ class SignalsTest < Minitest::Test
     end
   end
 
+  # --boot together: a signal while a round's servers run side by side
+  # stops them all (each Session's ensure, nested), and keeps the trials.
+  def test_sigint_during_a_round_booted_together
+    out = File.join(tmpdir, "run")
+    args = run_args(out, setups: ["puma x1:2", "puma x1:1"], levels: "1,2", duration: 2, warmup: 0) +
+           ["-r", "2", "--boot", "together"]
+    interrupt("INT", out, trials: 5, args: args) { read_trials(out).size == 5 && running?(/\Awrk/) }
+    together = setup_records(out).select { |s| s["repetition"] == 2 }
+    assert_equal [["puma x1:1"], ["puma x1:2"]], together.map { |s| s["neighbours"] }.sort, "round 2 booted both side by side"
+  end
+
   def test_sighup_ends_a_run_as_a_closed_terminal_would
     out = File.join(tmpdir, "run")
     interrupt("HUP", out, trials: 1, args: run_args(out, levels: "1,2", duration: 2, warmup: 0)) do

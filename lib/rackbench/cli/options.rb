@@ -81,6 +81,9 @@ module Rackbench
               rule: "shared"
       declare :aslr, "--aslr on|off", "off: start the servers with address randomisation off (setarch -R), so " \
                                       "every boot has the same memory layout (docs/methodology.md)", default: :config
+      declare :boot, "--boot apart|together", "together: from round 2, boot a round's setups side by side when their " \
+                                              "measured footprint fits in memory, and measure them cell by cell " \
+                                              "(docs/methodology.md)", default: :config
       declare :timeout, "--timeout SECONDS", "a request slower than this is a timeout error", default: :config
       declare :boot_timeout, "--boot-timeout SECONDS", "how long a server may take to answer after start", default: :config
       declare :stop_timeout, "--stop-timeout SECONDS", "graceful stop, then KILL", default: :config

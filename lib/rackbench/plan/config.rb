@@ -73,6 +73,7 @@ module Rackbench
       ssh_key: nil,          # with load_hosts: a private key file (nil: the agent's keys and ~/.ssh's)
       ssh_known_hosts: nil,  # with load_hosts: the known_hosts file (nil: ~/.ssh/known_hosts)
       bind: "127.0.0.1",     # the address servers (and nginx in front) listen on
+      boot: "apart",         # --boot together: a round's setups booted side by side (Runner::SharedRound, BootFit)
       aslr: "on",            # --aslr off: servers start with address randomisation off (ProcessControl::Layout)
       tls: false,            # --tls: every setup serves HTTPS with a certificate made for the run (Tls)
       cpus: nil              # --cpus: ProcessControl::Affinity::Sets (server and client CPU sets) or nil: shared
@@ -170,6 +171,7 @@ module Rackbench
       check_protocol(cfg)
       check_tls(cfg)
       check_aslr(cfg)
+      check_boot(cfg)
       check_arena(cfg)
       cfg[:cpus] = ProcessControl::Affinity.parse(cfg[:cpus]) unless cfg[:cpus].is_a?(ProcessControl::Affinity::Sets)
       Load::Remote::Settings.check(cfg)
@@ -307,6 +309,19 @@ module Rackbench
                         "serve#{'s' if able.size == 1} #{protocol} here#{' with nothing in front' if cannot.any?(&:front)}; " \
                         "give #{able.map { |k| "-s \"#{k.default_label(2) || k.footprint_label}\"" }.join(' or ')}, " \
                         "or use --engine wrk"
+    end
+
+    # --boot apart|together; together boots several servers of rackbench's
+    # own at once, each on a port of its own.
+    def check_boot(cfg)
+      cfg[:boot] = cfg[:boot].to_s.downcase
+      raise UsageError, "--boot must be apart or together (got #{cfg[:boot].inspect})" unless %w[apart together].include?(cfg[:boot])
+      return if cfg[:boot] == "apart"
+      raise UsageError, "--boot together boots rackbench's servers side by side; the server at --url is your own: drop --boot" if cfg[:url]
+      raise UsageError, "--boot together boots a round's servers side by side, each on a port of its own: drop --port" if cfg[:port]
+      return unless cfg[:setups].size == 1
+
+      raise UsageError, "--boot together boots a round's setups side by side: give 2 or more (-s \"#{cfg[:setups].first.label}\" -s ...)"
     end
 
     # --aslr on|off; off needs setarch to work here (checked before any boot),

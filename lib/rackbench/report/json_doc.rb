@@ -7,6 +7,7 @@ require_relative "../stats/verdict"
 require_relative "../stats/validity"
 require_relative "../stats/cell_split"
 require_relative "boot_variance_note"
+require_relative "boots_note"
 
 module Rackbench
   module Report
@@ -69,6 +70,7 @@ module Rackbench
                            "family" => Stats::Decisions::HOLM,
                            "rule" => "faster/slower: the 95% interval of B/A lies beyond the margin; equivalent: inside " \
                                      "it (two one-sided tests); undecided: otherwise" },
+          "boots" => BootsNote.to_h(@data.setup_rows),
           "latency_note" => "closed-loop latency is measured from each request's send and hides coordinated omission"
         }
       end

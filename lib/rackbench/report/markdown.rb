@@ -4,6 +4,7 @@ require_relative "dataset"
 require_relative "number_format"
 require_relative "warmup_curve"
 require_relative "decision_text"
+require_relative "boots_note"
 require_relative "answer_text"
 require_relative "quiet_notes"
 require_relative "protocol_note"
@@ -107,7 +108,8 @@ module Rackbench
         lines = DecisionText.lines(@data.decisions)
         return "" if lines.empty?
 
-        "\n#{esc(DecisionText.header(@data.decisions))}\n\n#{lines.map { |l| "- #{esc(l)}" }.join("\n")}\n"
+        boots = BootsNote.line(@data.setup_rows)&.then { |l| "\n#{esc(l)}\n" }
+        "\n#{esc(DecisionText.header(@data.decisions))}\n\n#{lines.map { |l| "- #{esc(l)}" }.join("\n")}\n#{boots}"
       end
 
       def run_name

@@ -38,19 +38,47 @@ module Rackbench
         end
       end
 
-      def initialize(setup:, repetition:, trials:, context:)
+      # neighbours: the labels of the setups booted beside this one for the
+      # round (--boot together: SharedRound), stored on its setups.jsonl line.
+      def initialize(setup:, repetition:, trials:, context:, neighbours: [])
         @setup = setup
         @rep = repetition
         @trials = trials
         @ctx = context
         @config = context.config
+        @neighbours = neighbours
       end
+
+      attr_reader :setup, :trials
 
       # Runs the session's planned trials.
       def call
         with_server do
-          @trials.group_by(&:endpoint).each { |endpoint, trials| run_endpoint(endpoint, trials) unless dropped.include?(endpoint) }
+          @trials.group_by(&:endpoint).each { |endpoint, trials| run_cell(endpoint, trials) unless dropped?(endpoint) }
         end
+      end
+
+      # Measures trials (of one endpoint) on the running server, each
+      # followed by the cool-down; the first time an endpoint comes, it is
+      # warmed up first (at the heaviest of the session's levels for it).
+      def run_cell(endpoint, trials)
+        prepare(endpoint) unless prepared.include?(endpoint)
+        trials.each do |trial|
+          measure(trial)
+          cool_down(endpoint)
+        end
+      end
+
+      # An endpoint verification or an earlier setup left out of this session.
+      def dropped?(endpoint)
+        dropped.include?(endpoint)
+      end
+
+      # The server failed while other sessions of the round go on
+      # (SharedRound): its failure is recorded, its remaining trials counted
+      # as done. The server is stopped when its #with_server block ends.
+      def fail!(error)
+        fail_setup(error)
       end
 
       # Boots (unless --url), verifies the endpoints, yields self so a caller
@@ -178,14 +206,15 @@ module Rackbench
         front
       end
 
-      def run_endpoint(endpoint, trials)
-        warm_up(endpoint, trials)
+      def prepare(endpoint)
+        prepared << endpoint
+        warm_up(endpoint, @trials.select { |t| t.endpoint == endpoint })
         settle
         check_pool
-        trials.each do |trial|
-          measure(trial)
-          cool_down(endpoint)
-        end
+      end
+
+      def prepared
+        @prepared ||= []
       end
 
       def boot
@@ -327,7 +356,8 @@ module Rackbench
           "version" => instance.adapter.version, "argv" => instance.argv, "config_files" => instance.files,
           "env" => redact(stored_env(instance)), "port" => instance.port, "boot_s" => boot_s.round(3),
           "master_pid" => instance.child.pid, "worker_pids" => instance.workers.map(&:pid),
-          "runtime" => @runtime_state, "aslr" => @config[:aslr] == "off" ? "off" : nil, "at" => Clock.wall_iso8601 }.compact
+          "runtime" => @runtime_state, "aslr" => @config[:aslr] == "off" ? "off" : nil,
+          "neighbours" => @neighbours.empty? ? nil : @neighbours, "at" => Clock.wall_iso8601 }.compact
       end
 
       # The variables rackbench set for the server (the run's own are not stored).

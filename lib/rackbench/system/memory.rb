@@ -31,6 +31,16 @@ module Rackbench
         nil
       end
 
+      # The machine's MemAvailable (/proc/meminfo: what can be allocated
+      # without swapping, page cache counted as reclaimable), in bytes; nil
+      # when unreadable.
+      def available(meminfo: "/proc/meminfo")
+        File.foreach(meminfo) { |l| return l.split[1].to_i * 1024 if l.start_with?("MemAvailable:") }
+        nil
+      rescue SystemCallError
+        nil
+      end
+
       # Sums each field over all mappings (a rollup has one), kB -> bytes.
       def parse(text)
         kb = Hash.new(0)

@@ -138,4 +138,18 @@ class ConfigTest < Minitest::Test
     e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(aslr: "off", url: "http://127.0.0.1:9/") }
     assert_match(/the server at --url is your own: drop --aslr/, e.message)
   end
+  # --boot: apart (the default) or together; together needs 2 or more
+  # setups of rackbench's own, each on a free port.
+  def test_boot_is_apart_or_together
+    assert_equal "apart", Rackbench::Config.build({})[:boot]
+    assert_equal "together", Rackbench::Config.build(boot: "Together")[:boot], "the default setups are six"
+    e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(boot: "side") }
+    assert_equal '--boot must be apart or together (got "side")', e.message
+    e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(boot: "together", setups: ["puma x2:5"]) }
+    assert_equal '--boot together boots a round\'s setups side by side: give 2 or more (-s "puma x2:5" -s ...)', e.message
+    e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(boot: "together", port: 9292) }
+    assert_match(/drop --port/, e.message)
+    e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(boot: "together", url: "http://127.0.0.1:9/") }
+    assert_match(/drop --boot/, e.message)
+  end
 end

@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Report
+    # How a run's boots were made, from setups.jsonl: which rounds booted
+    # their setups side by side (--boot together: a boot's "neighbours"),
+    # which apart, and whether address randomisation was off (--aslr off),
+    # so every report says which levers a run's decisions rest on.
+    module BootsNote
+      module_function
+
+      # {"together_rounds" => [..], "apart_rounds" => [..], "aslr" => "on"|"off"}
+      def to_h(setup_rows)
+        boots = setup_rows.select { |s| s["status"] == "ok" && s["repetition"] && !s.key?("front") }
+        rounds = boots.group_by { |s| s["repetition"].to_i }
+        together = rounds.select { |_, rows| rows.any? { |r| Array(r["neighbours"]).any? } }.keys.sort
+        { "together_rounds" => together, "apart_rounds" => rounds.keys.sort - together,
+          "aslr" => boots.any? { |s| s["aslr"] == "off" } ? "off" : "on" }
+      end
+
+      # One line, or nil for a run that used neither lever.
+      def line(setup_rows)
+        h = to_h(setup_rows)
+        parts = []
+        if h["together_rounds"].any?
+          parts << "round(s) #{spans(h['together_rounds'])} booted their setups side by side and measured them cell by " \
+                   "cell (--boot together)#{h['apart_rounds'].any? ? "; round(s) #{spans(h['apart_rounds'])} apart" : ''}"
+        end
+        parts << "servers ran with address randomisation off (--aslr off)" if h["aslr"] == "off"
+        parts.empty? ? nil : "Boots: #{parts.join('; ')}."
+      end
+
+      # [1, 2, 3, 5] -> "1-3, 5"
+      def spans(numbers)
+        numbers.slice_when { |a, b| b != a + 1 }.map { |run| run.size > 1 ? "#{run.first}-#{run.last}" : run.first.to_s }.join(", ")
+      end
+    end
+  end
+end
