@@ -14,7 +14,9 @@ module Rackbench
   # Brecht, ICPE 2017), so that machine drift spreads over all setups
   # instead of biasing one, and each round pairs the setups under the same
   # conditions (Stats::Decision's paired log ratios). A fixed rotation would
-  # pair a setup with the same neighbour in every round.
+  # pair a setup with the same neighbour in every round. (With --boot
+  # together the runner measures a round cell by cell instead: every
+  # setup at each endpoint and level in the round's order, Runner::SharedRound.)
   class Plan
     # A load level is a concurrency (closed loop) or a rate (open loop).
     # take: which of a boot's measurements of the cell it is (--per-boot K:
