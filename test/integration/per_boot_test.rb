@@ -56,5 +56,7 @@ class PerBootTest < Minitest::Test
     assert_equal({ 1 => 2, 2 => 2, 3 => chosen.takes }, takes)
     assert_includes stdout + err, "--per-boot auto: #{chosen.takes} take(s) per boot from round 3 on"
     assert_equal "auto", meta.dig("plan", "per_boot")
+    said = chosen.takes == 2 ? "2 take(s) per boot in round(s) 1-3" : "2 take(s) per boot in round(s) 1-2, #{chosen.takes} take(s) per boot in round(s) 3"
+    assert_includes stdout, "Boots: #{said}."
   end
 end

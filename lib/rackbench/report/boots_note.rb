@@ -4,24 +4,33 @@ module Rackbench
   module Report
     # How a run's boots were made, from setups.jsonl: which rounds booted
     # their setups side by side (--boot together: a boot's "neighbours"),
-    # which apart, and whether address randomisation was off (--aslr off),
-    # so every report says which levers a run's decisions rest on.
+    # which apart, and whether address randomisation was off (--aslr off);
+    # and from the trials (boots, as Store::Takes makes them) how many takes
+    # each round's boots took (--per-boot), so every report says which
+    # levers a run's decisions rest on.
     module BootsNote
       module_function
 
-      # {"together_rounds" => [..], "apart_rounds" => [..], "aslr" => "on"|"off"}
-      def to_h(setup_rows)
+      # {"together_rounds" => [..], "apart_rounds" => [..], "aslr" => "on"|"off",
+      #  "takes_per_boot" => {"round" => takes} (only for a run with takes)}
+      def to_h(setup_rows, trials = [])
         boots = setup_rows.select { |s| s["status"] == "ok" && s["repetition"] && !s.key?("front") }
         rounds = boots.group_by { |s| s["repetition"].to_i }
         together = rounds.select { |_, rows| rows.any? { |r| Array(r["neighbours"]).any? } }.keys.sort
+        takes = trials.select { |t| t["takes"] }.group_by { |t| t["repetition"].to_i }.sort
+                      .to_h { |rep, ts| [rep.to_s, ts.map { |t| t["takes"] }.max] }
         { "together_rounds" => together, "apart_rounds" => rounds.keys.sort - together,
-          "aslr" => boots.any? { |s| s["aslr"] == "off" } ? "off" : "on" }
+          "aslr" => boots.any? { |s| s["aslr"] == "off" } ? "off" : "on", **(takes.empty? ? {} : { "takes_per_boot" => takes }) }
       end
 
-      # One line, or nil for a run that used neither lever.
-      def line(setup_rows)
-        h = to_h(setup_rows)
+      # One line, or nil for a run that used none of the levers.
+      def line(setup_rows, trials = [])
+        h = to_h(setup_rows, trials)
         parts = []
+        if (takes = h["takes_per_boot"])
+          parts << takes.group_by { |_, k| k }.map { |k, reps| "#{k} take(s) per boot in round(s) #{spans(reps.map { |r, _| r.to_i })}" }
+                        .join(", ")
+        end
         if h["together_rounds"].any?
           parts << "round(s) #{spans(h['together_rounds'])} booted their setups side by side and measured them cell by " \
                    "cell (--boot together)#{h['apart_rounds'].any? ? "; round(s) #{spans(h['apart_rounds'])} apart" : ''}"

@@ -70,7 +70,7 @@ module Rackbench
                            "family" => Stats::Decisions::HOLM,
                            "rule" => "faster/slower: the 95% interval of B/A lies beyond the margin; equivalent: inside " \
                                      "it (two one-sided tests); undecided: otherwise" },
-          "boots" => BootsNote.to_h(@data.setup_rows),
+          "boots" => BootsNote.to_h(@data.setup_rows, @data.trials),
           "latency_note" => "closed-loop latency is measured from each request's send and hides coordinated omission"
         }
       end

@@ -108,7 +108,7 @@ module Rackbench
         lines = DecisionText.lines(@data.decisions)
         return "" if lines.empty?
 
-        boots = BootsNote.line(@data.setup_rows)&.then { |l| "\n#{esc(l)}\n" }
+        boots = BootsNote.line(@data.setup_rows, @data.trials)&.then { |l| "\n#{esc(l)}\n" }
         "\n#{esc(DecisionText.header(@data.decisions))}\n\n#{lines.map { |l| "- #{esc(l)}" }.join("\n")}\n#{boots}"
       end
 

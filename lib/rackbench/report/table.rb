@@ -78,7 +78,7 @@ module Rackbench
         @io.puts "With repetitions: median req/s [#{Stats::Interval.description}] and its coefficient of variation."
         DecisionText.render(decisions, @io, setups: @cells.setups.size)
         BootVarianceNote.lines(@cells, setups: @setups, config: @config).each { |l| @io.puts l }
-        BootsNote.line(@setups || [])&.then { |l| @io.puts l }
+        BootsNote.line(@setups || [], @trials)&.then { |l| @io.puts l }
         noisy = @cells.cells.select { |c| c.rps.cv.to_f > NOISY_CV }
         return if noisy.empty?
 

@@ -25,4 +25,12 @@ class BootsNoteTest < Minitest::Test
     assert_nil NOTE.line([row(1, "a"), row(2, "a")])
     assert_nil NOTE.line([])
   end
+  # --per-boot (auto): the takes each round's boots took, from the boots.
+  def test_takes_per_boot_are_said_by_round
+    rows = [row(1, "a"), row(2, "a"), row(3, "a")]
+    trials = [{ "repetition" => 1, "takes" => 2 }, { "repetition" => 2, "takes" => 2 }, { "repetition" => 3, "takes" => 1 }]
+    assert_equal({ "1" => 2, "2" => 2, "3" => 1 }, NOTE.to_h(rows, trials)["takes_per_boot"])
+    assert_equal "Boots: 2 take(s) per boot in round(s) 1-2, 1 take(s) per boot in round(s) 3.", NOTE.line(rows, trials)
+    refute NOTE.to_h(rows, [{ "repetition" => 1 }]).key?("takes_per_boot")
+  end
 end
