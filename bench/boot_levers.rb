@@ -105,5 +105,6 @@ DESIGNS.each_key do |name|
 
   mean, half = interval(results[name][:logs])
   apart = (mean - base_mean).abs > half + base_half
-  puts "#{name}: #{apart ? 'its ratio interval does not overlap the baseline\'s: it may measure something else' : 'ratio interval overlaps the baseline\'s (no bias seen)'}"
+  said = apart ? "its ratio interval does not overlap the baseline's: it may measure something else" : "ratio interval overlaps the baseline's (no bias seen)"
+  puts "#{name}: #{said}"
 end
