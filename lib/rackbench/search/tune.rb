@@ -156,6 +156,7 @@ module Rackbench
         pool = alive.sort_by { |e| -e.probe_rps }
         dominated = Racing.dominance(pool, band: band)
         @dominated = {}
+        @dominated_mb = {}
         searched = []
         spare = {} # entry => why its knee was not searched
         pool.each_with_index do |e, i|
@@ -165,6 +166,7 @@ module Rackbench
             spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.bound_reason(e, best, band), test: Racing::BOUND_TEST)
           elsif (by = dominated[e])
             @dominated[e] = by
+            @dominated_mb[e] = [e.footprint_mb, by.footprint_mb]
             spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.dominance_reason(e, by, band), test: Racing::DOMINANCE_TEST)
           elsif !@deadline.allows?(@lab.knee_cost(first ? 2 : KNEE_LEVELS) + (first ? 0 : reserve(after: 2)))
             stop!("time budget")
@@ -208,7 +210,8 @@ module Rackbench
 
       def pick_finalists(searched, spare)
         failed, ok = searched.partition(&:dropped)
-        finalists, decisions = Racing.finalists(ok, spare: spare.values.reject(&:test).map(&:entry), dominated: @dominated)
+        finalists, decisions = Racing.finalists(ok, spare: spare.values.reject(&:test).map(&:entry), dominated: @dominated,
+                                                  dominated_mb: @dominated_mb)
         decisions.concat(spare.values.reject { |d| finalists.include?(d.entry) })
         decisions.each { |d| d.entry.drop!(2, d.reason, test: d.test) unless d.keep }
         decisions.concat(failed.map { |e| Racing::Decision.new(entry: e, keep: false, reason: e.dropped) })

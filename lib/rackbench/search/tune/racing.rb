@@ -128,7 +128,10 @@ module Rackbench
         # they are known to be worse.) dominated: {entry => the entry that
         # matched it in less memory}; the best of those the leader matched
         # joins the finalists, so that the tie is decided on paired rounds.
-        def finalists(searched, spare: [], dominated: {}, max: 3)
+        # dominated_mb: {entry => [its PSS, the matcher's PSS]} as they were
+        # when round 2 compared them (a knee search adds records that move
+        # the matcher's median footprint afterwards).
+        def finalists(searched, spare: [], dominated: {}, dominated_mb: {}, max: 3)
           ranked = searched.select(&:knee_rps).sort_by { |e| [-e.knee_rps, e.footprint_mb || Float::INFINITY] }
           leader = ranked.first
           picks = []
@@ -151,13 +154,17 @@ module Rackbench
             decisions << Decision.new(entry: picks[1], keep: true,
                                       reason: "runner-up by its probe (#{rps(picks[1].probe_rps)} req/s; its knee was not searched: time)")
           end
-          decisions << Decision.new(entry: challenger, keep: true, reason: challenger_reason(challenger, leader)) if picks.include?(challenger)
+          if picks.include?(challenger)
+            decisions << Decision.new(entry: challenger, keep: true,
+                                      reason: challenger_reason(challenger, leader, dominated_mb[challenger]))
+          end
           [picks, decisions]
         end
 
-        def challenger_reason(entry, leader)
+        def challenger_reason(entry, leader, footprints = nil)
+          entry_mb, leader_mb = footprints || [entry.footprint_mb, leader.footprint_mb]
           "finalist without a knee search: as fast as #{leader.label} in round 1 (#{rps(entry.probe_rps)} vs " \
-            "#{rps(leader.probe_rps)} req/s) in more memory (#{entry.footprint_mb&.round(1)} > #{leader.footprint_mb&.round(1)} " \
+            "#{rps(leader.probe_rps)} req/s) in more memory then (#{entry_mb&.round(1)} > #{leader_mb&.round(1)} " \
             "MiB PSS); round 3 decides the tie"
         end
 

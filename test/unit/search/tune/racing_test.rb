@@ -137,6 +137,15 @@ class TuneRacingTest < Minitest::Test
     assert decisions.last.keep
   end
 
+  # The footprints that made the match are the ones said, not the leader's
+  # footprint after its knee search moved it (CI walk: "48.9 > 51.9 MiB").
+  def test_the_challenger_is_worded_with_the_footprints_round_two_compared
+    a = entry("puma x2:5", probe: 296, knee: 208, fail: 230)
+    tied = entry("puma x3:5", probe: 295)
+    _, decisions = R.finalists([a], dominated: { tied => a }, dominated_mb: { tied => [52.4, 48.9] })
+    assert_match(/in more memory then \(52\.4 > 48\.9 MiB PSS\); round 3 decides the tie\z/, decisions.last.reason)
+  end
+
   def rounds(*runs)
     runs.each_with_index.map { |r, i| r.merge("round" => i + 1) }
   end
