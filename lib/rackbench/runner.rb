@@ -59,6 +59,7 @@ module Rackbench
         next unless @config[:decide]
 
         AdaptiveRounds.new(plan: @plan, store: @store, listener: @listener, started: started).call do |rep|
+          choose_takes(rep) # before counting the round's trials (--per-boot auto)
           @progress.total += @plan.round(rep).sum { |setup| @plan.trials_for(setup, rep).size }
           run_round(rep, env)
         end
