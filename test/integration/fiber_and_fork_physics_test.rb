@@ -4,7 +4,6 @@ require "test_helper"
 require "json"
 require "rackbench/server"
 require "rackbench/stats/verdict"
-require_relative "../../apps/arena/fibonacci"
 
 # Falcon (fibers) and Pitchfork (forked workers) under 2 s of load each (1 s
 # warm-up, 1 s measured: wrk takes whole seconds), checked against the bound their construction
@@ -20,11 +19,9 @@ class FiberAndForkPhysicsTest < Minitest::Test
     server = setup[/\A\w+/]
     require_tool!(server, Rackbench::Server.adapter(server).available?)
     dir = File.join(tmpdir, "run")
-    @fib_times = fib_cpu_times
     status, _out, err = run_cli("run", "-s", setup, "-e", endpoint, "-c", concurrency, "-d", "1", "--warmup", "1",
                                 "-q", "-o", dir)
     assert_equal 0, status, err
-    @fib_times += fib_cpu_times
     File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.first
   end
 
@@ -41,44 +38,26 @@ class FiberAndForkPhysicsTest < Minitest::Test
     assert_includes low..high, ratio.round(3), "#{record['setup']}: #{record['rps']} req/s against a bound of #{bound.round(1)}"
   end
 
-  # The CPU one fib(25) takes in this process (the arena's own code, the
-  # same Ruby), 5 times after a first call, in CPU seconds. The trial takes
-  # them just before and just after its run, and the check uses the fastest
-  # of the 10: the machine's speed drifts by tens of percent within minutes
-  # here, and a calibration slowed by a busy neighbour read 10.5 ms while the
-  # server computed the same fib(25) in under 7.3 ms (CI, 2026-11-26).
-  def fib_cpu_times
-    fib = Rackbench::Workload::Arena::Fibonacci
-    fib.fib(25)
-    Array.new(5) do
-      t0 = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
-      fib.fib(25)
-      Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - t0
-    end
-  end
-
-  def fib_cpu_s
-    @fib_times.min
-  end
-
-  # CPU-bound work costs the same CPU on any server: the requests of the
-  # whole run per CPU-second the server used over it (the sampler's span),
-  # times one fib(25)'s CPU, is 1 less the server's own share per request
-  # (parsing, routing, JSON), give or take the run's ends (up to c requests
-  # in flight when wrk stops cost CPU but count nowhere) and 10 ms CPU ticks:
-  # measured 0.89-1.09 for falcon, pitchfork and unicorn x2 with other
-  # processes taking 60-120% of the 2 cores. A server preempted all the time
-  # pays more CPU per request (0.58-0.61 with 188% taken by others), so this
-  # runs after verdict_of, which skips on a crowded machine. A sampler that
-  # missed one of two workers would read about 2, hence the upper bound of
-  # 1.5 (a ratio over 1 is a calibration slower than the server's fib).
+  # CPU-bound work is accounted in full: the requests of the run times the
+  # CPU one request took inside the app (the arena's probe: each request's
+  # thread CPU, measured in the same workers over the same trial) over the
+  # CPU the sampler saw the server's processes use (its span) is 1 less the
+  # server's own share per request (parsing, routing, JSON), give or take
+  # the run's ends (up to c requests in flight when wrk stops cost CPU but
+  # count nowhere) and 10 ms CPU ticks: about 0.85-0.95. A sampler that
+  # missed one of two workers would read about 2. Both figures are CPU time
+  # taken at the same moment, so the machine's speed, which moves by tens of
+  # percent within minutes here, cancels: a calibration of fib(25) in the
+  # test's own process, taken before or after the trial, read 5.6 to 10.5 ms
+  # while the server's requests took 7.3 to 10.5 ms, and failed CI both ways.
   def assert_cpu_per_request(record)
     requests = record.dig("run", "requests") || record["requests"]
     cpu_s = record.dig("cpu", "server_pct") / 100.0 * record.dig("sampler", "duration_s")
-    fib_s = fib_cpu_s
-    assert_includes 0.65..1.5, (requests / cpu_s * fib_s).round(3),
-                    "#{record['setup']}: #{requests} requests on #{cpu_s.round(3)} CPU-s of the server, " \
-                    "fib(25) takes #{(fib_s * 1000).round(1)} ms of CPU here; #{JSON.generate(record['machine'])}"
+    request_cpu_ms = record.dig("split", "cpu_ms")
+    refute_nil request_cpu_ms, "#{record['setup']}: the arena's probe measured each request's CPU: #{record['split'].inspect}"
+    assert_includes 0.65..1.3, (requests * request_cpu_ms / 1000.0 / cpu_s).round(3),
+                    "#{record['setup']}: #{requests} requests of #{request_cpu_ms} ms CPU each in the app, on " \
+                    "#{cpu_s.round(3)} CPU-s of the server's processes; #{JSON.generate(record['split'])}"
   end
 
   # Both processes served requests and used CPU, neither above one core (one
