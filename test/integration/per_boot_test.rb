@@ -11,12 +11,19 @@ require "rackbench/runner"
 # each apart, reported one record per boot, and the variance split between
 # boots and takes printed and in the JSON report.
 class PerBootTest < Minitest::Test
-  def test_takes_are_stored_apart_and_reported_per_boot_with_the_variance_split
+  # puma x1:2 on /hello, 0.5 s trials, ROUNDS rounds of --per-boot PER_BOOT
+  # into a fresh directory: [run directory, stdout, stderr] of a run that exited 0.
+  def run_takes(rounds, per_boot)
     require_tool!("wrk", Rackbench::Load::Wrk.new.available?)
     out = File.join(tmpdir, "run")
     status, stdout, err = run_cli("run", "-s", "puma x1:2", "-e", "/hello", "-c", "2", "-d", "0.5", "--warmup", "0",
-                                  "-r", "2", "--per-boot", "3", "-o", out)
+                                  "-r", rounds.to_s, "--per-boot", per_boot.to_s, "-o", out)
     assert_equal 0, status, err
+    [out, stdout, err]
+  end
+
+  def test_takes_are_stored_apart_and_reported_per_boot_with_the_variance_split
+    out, stdout, = run_takes(2, 3)
     raw = File.readlines(File.join(out, "trials.jsonl")).map { |l| JSON.parse(l) }
     assert_equal [[1, 1], [1, 2], [1, 3], [2, 1], [2, 2], [2, 3]], raw.map { |t| t.values_at("repetition", "take") }.sort
     assert(raw.all? { |t| t["requests"].positive? }, "every take measured")
@@ -42,11 +49,7 @@ class PerBootTest < Minitest::Test
   # --per-boot auto: two pilot rounds of 2 takes, then round 3 takes the K
   # that Kalibera & Jones's rule gives on the stored pilots, said in a note.
   def test_auto_chooses_the_takes_of_later_rounds_from_the_pilots
-    require_tool!("wrk", Rackbench::Load::Wrk.new.available?)
-    out = File.join(tmpdir, "run")
-    status, stdout, err = run_cli("run", "-s", "puma x1:2", "-e", "/hello", "-c", "2", "-d", "0.5", "--warmup", "0",
-                                  "-r", "3", "--per-boot", "auto", "-o", out)
-    assert_equal 0, status, err
+    out, stdout, err = run_takes(3, "auto")
     store = Rackbench::Store::RunDir.open(out)
     meta = JSON.parse(File.read(File.join(out, "meta.json")))
     assert_equal [0.5, 0], meta["config"].values_at("duration", "warmup")
