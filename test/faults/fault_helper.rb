@@ -79,6 +79,15 @@ module Rackbench
       @seen.values.reject { |e| e.pid == @pid }
     end
 
+    # True while a trial's load runs: a wrk started against a URL. rackbench
+    # also runs `wrk --version` before it boots anything (the run's
+    # manifest), and a signal timed from that one lands during the boot.
+    def load_running?
+      descendants.any? do |e|
+        e.comm == "wrk" && System::ProcessTree.alive?(e) && System::ProcessTree.cmdline(e.pid).include?("http")
+      end
+    end
+
     def survivors
       @seen.values.select { |e| e.pid != @pid && System::ProcessTree.alive?(e) }
     end

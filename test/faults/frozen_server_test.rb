@@ -14,7 +14,7 @@ class FaultFrozenServerTest < Minitest::Test
     @rb.wait_until do
       kids = @rb.descendants
       puma = kids.find { |e| e.comm != "wrk" && Rackbench::System::ProcessTree.cmdline(e.pid).start_with?("puma") }
-      puma && kids.any? { |e| e.comm == "wrk" && Rackbench::System::ProcessTree.alive?(e) }
+      puma && @rb.load_running?
     end
     refute_nil puma, "the server is running"
     sleep 0.5
@@ -37,7 +37,7 @@ class FaultFrozenServerTest < Minitest::Test
   def test_rackbench_stopped_during_a_trial_is_flagged_on_the_trial
     out = File.join(tmpdir, "run")
     start_rackbench("run", "-s", "puma x1:2", "-e", "/pause/0.05", "-c", "2", "-d", "3", "--warmup", "0", "-o", out)
-    @rb.wait_until { @rb.descendants.any? { |e| e.comm == "wrk" && Rackbench::System::ProcessTree.alive?(e) } }
+    @rb.wait_until { @rb.load_running? }
     sleep 0.3
     @rb.signal("STOP")
     sleep 1.6
