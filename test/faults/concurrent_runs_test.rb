@@ -7,7 +7,7 @@ require_relative "../support/user_shell"
 # --resume, on a directory another rackbench is writing is refused with the
 # holder's pid and command, and the first run finishes untouched.
 class FaultConcurrentRunsTest < Minitest::Test
-  RUN = ["-s", "puma x1:2", "-e", "/pause/0.05", "-c", "1,2,4", "-d", "1", "--warmup", "0"].freeze
+  RUN = ["-s", "puma x1:2", "-e", "/pause/0.05", "-c", "1,2,4", "-d", "2", "--warmup", "0"].freeze
 
   def test_a_second_writer_is_refused_and_the_first_run_is_untouched
     out = File.join(tmpdir, "run")
@@ -16,6 +16,7 @@ class FaultConcurrentRunsTest < Minitest::Test
     [["run", *RUN, "-o", out], ["run", "--resume", out]].each do |argv|
       start_rackbench(*argv)
       assert_fault_outcome(exit_code: 1, message: /Error: .*run is being written by another rackbench \(pid #{first.pid}: rackbench run -s puma x1:2/)
+      refute first.exited?, "the first run still holds the directory (else this case tested nothing)"
     end
     @rb = first
     assert_fault_outcome(exit_code: 0, run_dir: out, min_trials: 3,

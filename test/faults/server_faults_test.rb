@@ -14,8 +14,10 @@ class FaultServerTest < Minitest::Test
   def test_a_worker_killed_mid_trial_is_recorded_and_the_run_goes_on
     out = File.join(tmpdir, "run")
     start_rackbench("run", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "4", "-d", "3", "--warmup", "0", "-o", out)
-    @rb.wait_until { read_setups(out).any? }
-    sleep 1
+    # Killed once the trial's load runs (setups.jsonl is written before the
+    # verification and the sampler's start, which must see the old worker).
+    @rb.wait_until { read_setups(out).any? && @rb.load_running? }
+    sleep 0.5
     worker = read_setups(out).first["worker_pids"].first
     Process.kill("KILL", worker)
     assert_fault_outcome(exit_code: 0, run_dir: out, min_trials: 1,

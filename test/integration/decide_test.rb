@@ -20,7 +20,7 @@ class DecideTest < Minitest::Test
 
   def test_decide_adds_rounds_until_a_physical_difference_is_decided
     dir = File.join(tmpdir, "run")
-    status, out, err = run_cli("run", "-s", "puma x2:5", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "16", "-d", "1",
+    status, out, err = run_cli("run", "-s", "puma x1:10", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "16", "-d", "1",
                                "--warmup", "0.5", "--decide", "--max-rounds", "4", "-o", dir)
     assert_equal 0, status, err
     rounds = trials(dir).map { |t| t["repetition"] }.uniq.sort
@@ -29,10 +29,10 @@ class DecideTest < Minitest::Test
     assert_equal rounds.size * 2, trials(dir).size, "every round measures both setups once"
     assert_match(/--decide: every neighbouring pair is decided after #{rounds.size} rounds/, err)
     rps = report_json(dir)["decisions"].find { |d| d["metric"] == "rps" }
-    assert_equal ["puma x2:5", "unicorn x2", "slower"], [rps["a"], rps["b"], rps["outcome"]]
+    assert_equal ["puma x1:10", "unicorn x2", "slower"], [rps["a"], rps["b"], rps["outcome"]]
     assert_operator rps["ci_low"], :<=, 0.21, rps.inspect
     assert_operator rps["ci_high"], :>=, 0.19, "the interval holds the physical ratio 40/200"
-    assert_match(%r{/pause/0.05 c=16  unicorn x2 against puma x2:5 \(#{rounds.size} rounds\): req/s slower: B/A 0\.\d+x}, out)
+    assert_match(%r{/pause/0.05 c=16  unicorn x2 against puma x1:10 \(#{rounds.size} rounds\): req/s slower: B/A 0\.\d+x}, out)
   end
 
   def test_one_setup_under_two_names_is_never_called_faster_or_slower

@@ -15,14 +15,16 @@ class FiberAndForkPhysicsTest < Minitest::Test
   PAUSE = 0.05
 
   def trial(setup, endpoint, concurrency)
-    require_tool!("wrk")
-    server = setup[/\A\w+/]
-    require_tool!(server, Rackbench::Server.adapter(server).available?)
-    dir = File.join(tmpdir, "run")
-    status, _out, err = run_cli("run", "-s", setup, "-e", endpoint, "-c", concurrency, "-d", "1", "--warmup", "1",
-                                "-q", "-o", dir)
-    assert_equal 0, status, err
-    File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.first
+    quiet_measurement do
+      require_tool!("wrk")
+      server = setup[/\A\w+/]
+      require_tool!(server, Rackbench::Server.adapter(server).available?)
+      dir = File.join(tmpdir, "run")
+      status, _out, err = run_cli("run", "-s", setup, "-e", endpoint, "-c", concurrency, "-d", "1", "--warmup", "1",
+                                  "-q", "-o", dir)
+      assert_equal 0, status, err
+      File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.first
+    end
   end
 
   def verdict_of(record, expected)

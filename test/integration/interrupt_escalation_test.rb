@@ -28,7 +28,7 @@ class InterruptEscalationTest < Minitest::Test
     out = File.join(tmpdir, "run")
     start_rackbench("run", "-s", "puma x2:1", "-e", "/pause/30", "-c", "1", "-d", "5", "--warmup", "0", "--no-verify",
                     "--stop-timeout", "60", "-o", out)
-    @rb.wait_until { running?(/\Awrk/) }
+    @rb.wait_until { running?(%r{\Awrk .*http://}) }
     sleep 0.5 # wrk's request reaches the worker
     ctrl_c
     @rb.wait_until(timeout: 10) { @rb.stderr.include?("SIGINT: stopping the servers gracefully") }
@@ -54,7 +54,7 @@ class InterruptEscalationTest < Minitest::Test
     app = File.expand_path("../fixtures/apps/stubborn", __dir__)
     start_rackbench("run", "--app", app, "-s", "thin", "-e", "/", "-c", "1", "-d", "5", "--warmup", "0",
                     "--stop-timeout", "30", "-o", File.join(tmpdir, "run"))
-    @rb.wait_until(timeout: 60) { running?(/\Awrk/) }
+    @rb.wait_until(timeout: 60) { running?(%r{\Awrk .*http://}) }
     helper = nil
     @rb.wait_until(timeout: 10) { helper = Rackbench::System::ProcessTree.all.find { |e| Rackbench::System::ProcessTree.cmdline(e.pid).start_with?("rackbench-stubborn-helper") } }
     # Named only once its traps are set ($0 follows them in the script; the raw command line, which holds the
@@ -79,7 +79,7 @@ class InterruptEscalationTest < Minitest::Test
     out = File.join(tmpdir, "cap")
     start_rackbench("capacity", "-s", "puma x1:2", "-e", "/pause/0.05", "--loop", "closed", "-d", "1", "--warmup", "0",
                     "--max-levels", "4", "-o", out)
-    @rb.wait_until(timeout: 90) { read_trials(out).size == 1 && running?(/\Awrk/) }
+    @rb.wait_until(timeout: 90) { read_trials(out).size == 1 && running?(%r{\Awrk .*http://}) }
     ctrl_c
     assert_fault_outcome(exit_code: 130, run_dir: out, min_trials: 1,
                          message: /\AInterrupted by SIGINT: servers stopped; completed trials are kept in .*cap \(rackbench report .*cap shows them\)$/)
@@ -90,7 +90,7 @@ class InterruptEscalationTest < Minitest::Test
     out = File.join(tmpdir, "tune")
     start_rackbench("tune", "--servers", "puma", "--memory-budget", "1GiB", "--slo-p99", "500ms", "-e", "/pause/0.05",
                     "--time-budget", "60s", "-o", out)
-    @rb.wait_until(timeout: 90) { read_trials(out).size == 1 && running?(/\Awrk/) }
+    @rb.wait_until(timeout: 90) { read_trials(out).size == 1 && running?(%r{\Awrk .*http://}) }
     ctrl_c
     assert_fault_outcome(exit_code: 130, run_dir: out, min_trials: 1,
                          message: /\AInterrupted by SIGINT: servers stopped; completed trials are kept in .*tune \(rackbench report .*tune shows them\)$/)

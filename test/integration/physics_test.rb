@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "json"
+require "rackbench/stats/verdict"
 
 # Physics checks: they guard the pipeline against silent measurement bugs by
 # comparing measured figures with what the setup must produce.
@@ -42,7 +43,10 @@ class PhysicsTest < Minitest::Test
   # One single-threaded process kept busy by CPU work uses one core.
   def test_saturated_single_worker_uses_one_core
     trial = run_plan("-s", "puma x1:1", "-e", "/fibonacci/25", "-c", "2", "-d", "2").first
-    assert_in_delta 100.0, trial.dig("cpu", "server_pct"), 20.0
+    # At most one core; at least 80% of what it could have had (a core, less
+    # what the hypervisor and others took of the machine meanwhile).
+    room = Rackbench::Stats::Verdict::Measures.new(trial).room
+    assert_includes (0.8 * [100.0, room].min)..120.0, trial.dig("cpu", "server_pct"), "room #{room.round(1)}: #{trial['machine']}"
     # The load generator was sampled too: wrk's 2 connections waiting on a
     # CPU-bound server take a small share of a core.
     assert_includes 0.0..50.0, trial.dig("cpu", "client_pct"), "client CPU %: #{trial['cpu']}"

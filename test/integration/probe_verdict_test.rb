@@ -14,12 +14,14 @@ class ProbeVerdictTest < Minitest::Test
   APP = File.expand_path("../fixtures/apps/fake_db", __dir__)
 
   def run_fake_db(setup)
-    require_tool!("wrk")
-    dir = File.join(tmpdir, "run")
-    status, _out, err = run_cli("run", "--app", APP, "--probe", "-s", setup, "-e", "/", "-c", "16", "-d", "2",
-                                "--warmup", "1", "-o", dir)
-    assert_equal 0, status, err
-    [File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.first, err]
+    quiet_measurement do
+      require_tool!("wrk")
+      dir = File.join(tmpdir, "run")
+      status, _out, err = run_cli("run", "--app", APP, "--probe", "-s", setup, "-e", "/", "-c", "16", "-d", "2",
+                                  "--warmup", "1", "-o", dir)
+      assert_equal 0, status, err
+      [File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.first, err]
+    end
   end
 
   def verdict_of(record)

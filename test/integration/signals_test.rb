@@ -66,14 +66,14 @@ class SignalsTest < Minitest::Test
 
     define_method("test_sig#{sig.downcase}_during_warm_up") do
       out = File.join(tmpdir, "run")
-      interrupt(sig, out, trials: 0, args: run_args(out, warmup: 5)) { @rb.stderr.include?("warming up") && running?(/\Awrk/) }
+      interrupt(sig, out, trials: 0, args: run_args(out, warmup: 5)) { @rb.stderr.include?("warming up") && running?(%r{\Awrk .*http://}) }
       refute_match(/warm-up .* failed/, @rb.stderr)
     end
 
     define_method("test_sig#{sig.downcase}_during_a_trial") do
       out = File.join(tmpdir, "run")
       interrupt(sig, out, trials: 1, args: run_args(out, levels: "1,2", duration: 2, warmup: 0)) do
-        read_trials(out).size == 1 && running?(/\Awrk/)
+        read_trials(out).size == 1 && running?(%r{\Awrk .*http://})
       end
     end
 
@@ -101,7 +101,7 @@ class SignalsTest < Minitest::Test
     out = File.join(tmpdir, "run")
     args = run_args(out, setups: ["puma x1:2", "puma x1:1"], levels: "1,2", duration: 2, warmup: 0) +
            ["-r", "2", "--boot", "together"]
-    interrupt("INT", out, trials: 5, args: args) { read_trials(out).size == 5 && running?(/\Awrk/) }
+    interrupt("INT", out, trials: 5, args: args) { read_trials(out).size == 5 && running?(%r{\Awrk .*http://}) }
     together = setup_records(out).select { |s| s["repetition"] == 2 }
     assert_equal [["puma x1:1"], ["puma x1:2"]], together.map { |s| s["neighbours"] }.sort, "round 2 booted both side by side"
   end
@@ -109,7 +109,7 @@ class SignalsTest < Minitest::Test
   def test_sighup_ends_a_run_as_a_closed_terminal_would
     out = File.join(tmpdir, "run")
     interrupt("HUP", out, trials: 1, args: run_args(out, levels: "1,2", duration: 2, warmup: 0)) do
-      read_trials(out).size == 1 && running?(/\Awrk/)
+      read_trials(out).size == 1 && running?(%r{\Awrk .*http://})
     end
   end
 end

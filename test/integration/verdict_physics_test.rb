@@ -10,12 +10,14 @@ require "rackbench/stats/verdict"
 # (and fails in CI, where no test may skip).
 class VerdictPhysicsTest < Minitest::Test
   def trial(*args)
-    require_tool!("wrk")
-    dir = File.join(tmpdir, "run")
-    status, _out, err = run_cli("run", *args, "-d", "2", "--warmup", "1", "-q", "-o", dir)
-    assert_equal 0, status, err
-    @dir = dir
-    File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.first
+    quiet_measurement do
+      require_tool!("wrk")
+      dir = File.join(tmpdir, "run")
+      status, _out, err = run_cli("run", *args, "-d", "2", "--warmup", "1", "-q", "-o", dir)
+      assert_equal 0, status, err
+      @dir = dir
+      File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.first
+    end
   end
 
   def verdict_of(record, expected)
