@@ -90,7 +90,7 @@ module Rackbench
       sessions = pending.map do |setup, trials|
         Session.new(setup: setup, repetition: rep, trials: trials, context: context(env), neighbours: labels - [setup.label])
       end
-      SharedRound.new(sessions).call
+      SharedRound.new(sessions, order: pending.flat_map { |setup, _| @plan.trials_for(setup, rep) }).call
       TestSeam.hold(:between_setups)
     end
 

@@ -104,6 +104,16 @@ class SignalsTest < Minitest::Test
     interrupt("INT", out, trials: 5, args: args) { read_trials(out).size == 5 && running?(%r{\Awrk .*http://}) }
     together = setup_records(out).select { |s| s["repetition"] == 2 }
     assert_equal [["puma x1:1"], ["puma x1:2"]], together.map { |s| s["neighbours"] }.sort, "round 2 booted both side by side"
+
+    # --resume finishes round 2 side by side, its cells left in the plan's
+    # order: c=1 (the other setup's), then c=2 (both, in the round's order).
+    first = read_trials(out).last
+    other = (["puma x1:2", "puma x1:1"] - [first["setup"]]).first
+    start_rackbench("run", "--resume", out)
+    @rb.wait
+    assert_equal 0, @rb.exit_code, @rb.stderr
+    resumed = read_trials(out).drop(5).map { |t| [t["setup"], t["concurrency"]] }
+    assert_equal [[other, 1], [first["setup"], 2], [other, 2]], resumed, "after #{first['setup']} c=1"
   end
 
   def test_sighup_ends_a_run_as_a_closed_terminal_would

@@ -19,8 +19,13 @@ module Rackbench
     # measures what that costs, and Runner::BootFit boots together only when
     # the round's measured footprint fits.
     class SharedRound
-      def initialize(sessions)
+      # order: the round's trials as the plan lists them (every setup's, the
+      # stored ones too), so a resumed round's remaining cells are measured
+      # in the plan's order, not in the order its setups' remaining trials
+      # happen to give.
+      def initialize(sessions, order: [])
         @sessions = sessions
+        @order = order.map { |t| [t.endpoint, level_of(t)] }.uniq
       end
 
       def call
@@ -61,7 +66,8 @@ module Rackbench
 
       # [[endpoint, level], ...] in the plan's order (endpoint, then level).
       def cells(live)
-        live.flat_map { |s| s.trials.map { |t| [t.endpoint, level_of(t)] } }.uniq
+        found = live.flat_map { |s| s.trials.map { |t| [t.endpoint, level_of(t)] } }.uniq
+        found.each_with_index.sort_by { |cell, i| [@order.index(cell) || @order.size, i] }.map(&:first)
       end
 
       def level_of(trial)

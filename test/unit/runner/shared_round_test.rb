@@ -12,14 +12,18 @@ class SharedRoundTest < Minitest::Test
   class FakeSession
     attr_reader :setup, :trials
 
-    def initialize(label, log, boots: true, dies_at: nil)
+    attr_reader :planned
+
+    # left: the cells ([endpoint, c]) still to measure (a resumed round), all by default.
+    def initialize(label, log, boots: true, dies_at: nil, left: nil)
       @setup = Rackbench::Setup.parse(label)
       @log = log
       @boots = boots
       @dies_at = dies_at
-      @trials = %w[/a /b].product([1, 4]).map do |endpoint, c|
+      @planned = %w[/a /b].product([1, 4]).map do |endpoint, c|
         Rackbench::Plan::Trial.new(setup: @setup, endpoint: endpoint, concurrency: c, repetition: 2)
       end
+      @trials = left ? @planned.select { |t| left.include?([t.endpoint, t.concurrency]) } : @planned
     end
 
     def with_server
@@ -55,6 +59,18 @@ class SharedRoundTest < Minitest::Test
                   [:cell, "puma x1:1", "/b", [1]], [:cell, "unicorn x1", "/b", [1]],
                   [:cell, "puma x1:1", "/b", [4]], [:cell, "unicorn x1", "/b", [4]],
                   [:stop, "unicorn x1"], [:stop, "puma x1:1"]], log
+  end
+
+  # A resumed round: puma's first three cells were stored before the stop.
+  # The remaining cells are measured in the plan's order, not starting
+  # with puma's one left.
+  def test_a_resumed_round_measures_the_cells_left_in_the_plans_order
+    log = []
+    puma = FakeSession.new("puma x1:1", log, left: [["/b", 4]])
+    unicorn = FakeSession.new("unicorn x1", log)
+    Rackbench::Runner::SharedRound.new([puma, unicorn], order: puma.planned + unicorn.planned).call
+    assert_equal [[:cell, "unicorn x1", "/a", [1]], [:cell, "unicorn x1", "/a", [4]], [:cell, "unicorn x1", "/b", [1]],
+                  [:cell, "puma x1:1", "/b", [4]], [:cell, "unicorn x1", "/b", [4]]], log.select { |e| e[0] == :cell }
   end
 
   def test_a_setup_that_fails_to_boot_or_dies_is_left_out_and_the_others_go_on
