@@ -116,6 +116,16 @@ class SignalsTest < Minitest::Test
     assert_equal [[other, 1], [first["setup"], 2], [other, 2]], resumed, "after #{first['setup']} c=1"
   end
 
+  # Ctrl-C while Unicorn's workers are busy with the warm-up's load: QUIT
+  # reaches the master, which stops its workers once their requests end,
+  # well before --stop-timeout (sent to the whole group, it left a busy
+  # worker asleep in epoll_wait, and the stop waited the 30 s out, then KILLed).
+  def test_sigint_during_a_unicorn_warmup
+    out = File.join(tmpdir, "run")
+    args = run_args(out, setups: ["unicorn x2"], levels: "4", duration: 5, warmup: 5) + ["--stop-timeout", "30"]
+    interrupt("INT", out, trials: 0, args: args) { @rb.stderr.include?("warming up") && running?(%r{\Awrk .*http://}) }
+  end
+
   def test_sighup_ends_a_run_as_a_closed_terminal_would
     out = File.join(tmpdir, "run")
     interrupt("HUP", out, trials: 1, args: run_args(out, levels: "1,2", duration: 2, warmup: 0)) do

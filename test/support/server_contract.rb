@@ -72,6 +72,24 @@ module ServerContract
     assert_kind_of String, klass.deploy_command(rb_setup) if files.any?
   end
 
+  # Stopped while every worker is busy (as a Ctrl-C mid-trial stops it):
+  # its graceful signal ends it, with no KILL after --stop-timeout. A
+  # Unicorn QUIT sent to the whole group left a busy worker asleep for a
+  # minute, and the stop ended in KILL.
+  def test_stops_gracefully_with_requests_in_flight
+    instance = boot
+    n = 2 * instance.workers.size
+    busy = Array.new(n) do
+      Thread.new { Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/pause/0.5", timeout: 10) rescue nil }
+    end
+    sleep 0.2 # the requests reach the workers
+    instance.stop
+    busy.each(&:join)
+    refute_match(/SIGKILL/, instance.child.exit_summary, "stopped by its graceful signal (#{adapter.graceful_signal})")
+  ensure
+    instance&.stop
+  end
+
   def test_boots_serves_finds_workers_and_stops_clean
     instance = boot
     res = Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/server")

@@ -75,18 +75,26 @@ module Rackbench
         false
       end
 
-      # Graceful stop: sig to the group, KILL after timeout, reap, then KILL
-      # any descendant that escaped the group and outlived its parent.
-      # also: process entries (System::ProcessTree::Entry) known to belong to
-      # this child though outside its tree, e.g. a daemonized watchdog.
+      def signal_leader(sig)
+        Process.kill(sig, @pid)
+        true
+      rescue Errno::ESRCH, Errno::EPERM
+        false
+      end
+
+      # Graceful stop: sig to the group (or, with leader_only, to the child
+      # alone, which passes it on to its own processes), KILL after timeout,
+      # reap, then KILL any descendant that escaped the group and outlived its
+      # parent. also: process entries (System::ProcessTree::Entry) known to
+      # belong to this child though outside its tree, e.g. a daemonized watchdog.
       # An interrupt arriving meanwhile waits until the stop is done (a second
       # one KILLs the group, which ends the wait early: CLI::Interrupts).
-      def stop(sig = "TERM", timeout: 10, also: [])
+      def stop(sig = "TERM", timeout: 10, also: [], leader_only: false)
         Thread.handle_interrupt(Interrupted => :never) do
           escaped = (System::ProcessTree.descendants(@pid) + also).reject { |e| e.pgid == @pid || e.pid == @pid }
           Registry.remember(escaped)
           if alive?
-            signal(sig)
+            leader_only ? signal_leader(sig) : signal(sig)
             signal("KILL") unless wait(timeout)
             wait(5)
           end

@@ -107,7 +107,8 @@ module Rackbench
         return unless @child
 
         Thread.handle_interrupt(Interrupted => :never) do
-          @child.stop(@adapter.graceful_signal, timeout: @stop_timeout, also: processes)
+          @child.stop(@adapter.graceful_signal, timeout: @stop_timeout, also: processes,
+                                                leader_only: @adapter.graceful_to_master?)
           @log_cap&.stop
           stop_leftovers
         end

@@ -12,6 +12,9 @@ module Rackbench
     #   key                     "puma"
     #   gem_name                the gem that provides it
     #   graceful_signal         what stops it after in-flight requests finish
+    #   graceful_to_master?     the graceful signal goes to the first process
+    #                           alone, which passes it on (default: to its
+    #                           whole process group)
     #   version                 "6.4.2" or nil when not installed
     #   available?              installed and runnable here
     #   install_hint            the one line that says how to install it
@@ -134,6 +137,10 @@ module Rackbench
 
       def graceful_signal
         "TERM"
+      end
+
+      def graceful_to_master?
+        false
       end
 
       def version

@@ -35,6 +35,15 @@ module Rackbench
         "QUIT"
       end
 
+      # QUIT to the master only, which passes it to each worker through the
+      # worker's pipe. A QUIT a busy worker receives itself closes that pipe
+      # with its listeners, and the worker then sleeps in epoll_wait until
+      # half its timeout (60 s here) before it sees it should exit: a stop
+      # during load took --stop-timeout and ended in KILL.
+      def graceful_to_master?
+        true
+      end
+
       def argv(setup, app:, port:, dir:, host: "127.0.0.1")
         [*launch(setup), "-E", "production", "-c", config_path(dir), "-l", "#{host}:#{port}", app]
       end
