@@ -14,7 +14,7 @@ module Rackbench
     # rackbench compare RUN_A RUN_B [--margin P] [--fail-if-slower P]: per
     # cell in both runs, req/s, p99 and memory (when sampled) decided
     # unpaired (Stats::Compare: faster/slower, equivalent within the margin,
-    # undecided), Holm over all the decisions. Two runs with no cell in
+    # undecided), two families at 5% each (Stats::Decisions). Two runs with no cell in
     # common fail (exit 1), naming each run's setups and the --pair arguments
     # that would match setups differing only in the runtime: a comparison of
     # nothing must not pass as "no change".
@@ -52,8 +52,9 @@ module Rackbench
                      "the ratio B/A with its 95% interval. Two runs made at different times cannot be paired, so\n" \
                      "the repetitions are compared unpaired (Welch's t on the log values). Each is decided:\n" \
                      "faster/slower by X% (the interval lies beyond the margin), equivalent within +-margin (it\n" \
-                     "lies inside), or undecided (with about how many more repetitions would decide it); Holm's\n" \
-                     "method holds all the decisions together. A cell needs 2 or more repetitions in each run\n" \
+                     "lies inside), or undecided (with about how many more repetitions would decide it). Two\n" \
+                     "families, each held to 5% over every decision in it (Bonferroni): req/s, and p99 with PSS;\n" \
+                     "each interval shown is its family's 95% one. A cell needs 2 or more repetitions in each run\n" \
                      "(run -r 3). A Note says when the runs' CPU-speed calibrations differ, or one drifted, by\n" \
                      "more than the margin. Runs with no cell in common exit 1, naming each run's setups; where\n" \
                      "labels differ only in the runtime (\"puma x2:5\" and \"puma x2:5 on yjit\") the message gives\n" \

@@ -7,10 +7,10 @@ module Rackbench
   module CLI
     # `compare --fail-if-slower P`: a CI gate that passes, fails or says it
     # cannot tell, never passing on noise. req/s alone is decided again at
-    # the gate's margin P (P = 0: the comparison's margin), unpaired, Holm
-    # over the gate's cells (Stats::Compare#gate):
+    # the gate's margin P (P = 0: the comparison's margin), unpaired, the
+    # gate's cells one family at 5% (Stats::Compare#gate):
     #
-    #   1  some cell is decided slower by more than P (its whole 95% interval
+    #   1  some cell is decided slower by more than P (its whole interval
     #      of B/A lies below 1 - P); or RUN_B lacks cells of RUN_A (fails
     #      closed: a failed setup or a run cut short cannot pass);
     #   3  none is, but some cell's interval reaches below 1 - P (undecided),
@@ -64,7 +64,7 @@ module Rackbench
       def undecided(found)
         parts = []
         if found[:undecided].any?
-          parts << "#{found[:undecided].size} cell(s) could be slower by more than #{beyond} (the 95% interval of req/s " \
+          parts << "#{found[:undecided].size} cell(s) could be slower by more than #{beyond} (the family's 95% interval of req/s " \
                    "B/A reaches below -#{beyond}): #{cells(found[:undecided])}"
         end
         if found[:untested].any?

@@ -12,6 +12,7 @@ require_relative "../load"
 require_relative "../load/remote/settings"
 require_relative "../process_control/affinity"
 require_relative "../process_control/layout"
+require_relative "../stats/decision"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -261,6 +262,13 @@ module Rackbench
       return unless cfg[:decide]
 
       raise UsageError, "--decide compares setups: --url measures one server; give --app and 2 or more --setup" if cfg[:url]
+
+      least = Stats::Decision.smallest_max_rounds(repeat: cfg[:repeat], margin: cfg[:margin])
+      if max < least && cfg[:repeat] < max
+        raise UsageError, "--max-rounds #{max} cannot reach a decision under --decide's stopping rule (a look after every " \
+                          "round from round #{Stats::Looks::FIRST}, the 5% rate spent over the looks up to --max-rounds): " \
+                          "give --max-rounds #{least} or more"
+      end
       return unless cfg[:setups].size == 1
 
       raise UsageError, "--decide compares setups: give 2 or more (-s \"#{cfg[:setups].first.label}\" -s ...), " \

@@ -12,8 +12,8 @@ module Rackbench
     # The answer before the tables: per endpoint, at the highest load level
     # every setup reached (and where at least one cell is valid), the setup
     # with the most req/s (median of its rounds), and the decision against
-    # the next one (Stats::Decisions: the run's family, paired by round,
-    # Holm), in the words of DecisionText. One round cannot decide, and the
+    # the next one (Stats::Decisions: paired by round, the req/s family's
+    # interval), in the words of DecisionText. One round cannot decide, and the
     # line says so instead of ranking by a single measurement. A cell that is
     # not valid (Stats::Validity: too short for its latency, Little's law
     # failing) is never ranked: the line names it as left out. A leader or

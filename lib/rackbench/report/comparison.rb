@@ -62,10 +62,10 @@ module Rackbench
         @io.puts "Method: two runs made at different times cannot be paired (the machine's speed moves between them): " \
                  "each cell's repetitions in A and in B are compared #{Stats::Decision::UNPAIRED}; " \
                  "change = B/A - 1 from the geometric means."
-        @io.puts "Decision: B faster/slower than A when the 95% interval of B/A lies beyond +-#{margin}% (the margin: " \
+        @io.puts "Decision: B faster/slower than A when the interval of B/A (its family's 95%) lies beyond +-#{margin}% (the margin: " \
                  "#{@margin_source}; --margin sets it), equivalent when it lies within +-#{margin}% (two one-sided tests), " \
                  "undecided otherwise, with about how many more repetitions would decide it; " \
-                 "#{Stats::Decisions::HOLM}, #{@compare.decisions.entries.size} here."
+                 "#{Stats::Decisions::FAMILIES}, #{@compare.decisions.entries.size} here; each interval is its family's 95% one."
         @io.puts "Latency is closed-loop (measured from each request's send; hides coordinated omission)."
         notes.each { |line| @io.puts "Note: #{line}" }
       end
@@ -99,12 +99,13 @@ module Rackbench
         lines = speed.drifts.map do |d|
           "#{d.run}'s CPU speed moved by #{DecisionText.pct((d.ratio - 1) * 100)}% while it ran (CPU-speed calibration, " \
             "iterations per CPU-second: #{d.readings.map { |phase, v| "#{phase} #{v.round}" }.join(', ')}): more than the +-" \
-            "#{DecisionText.pct(@compare.margin * 100)}% margin, so its cells may mix fast and slow periods."
+            "#{DecisionText.pct(@compare.margin * 100)}% margin and beyond the readings' own spread, so its cells may mix fast and slow periods."
         end
         if (b = speed.between)
           lines.unshift("the machine ran a fixed Ruby workload #{DecisionText.pct(((b.ratio - 1) * 100).abs)}% " \
                         "#{b.ratio > 1 ? 'faster' : 'slower'} in B than in A (CPU-speed calibration, " \
-                        "iterations per CPU-second: A #{b.a.round}, B #{b.b.round}), more than the margin: a difference may come " \
+                        "iterations per CPU-second: A #{b.a.round}, B #{b.b.round}), more than the margin and the readings' own spread: " \
+                        "a difference may come " \
                         "from the machine, not the servers; setups measured in one run are paired by its rounds.")
         end
         lines

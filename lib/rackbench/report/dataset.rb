@@ -54,9 +54,9 @@ module Rackbench
       end
 
       # Every decision between setups, cell by cell (Stats::Decisions: paired
-      # rounds, the margin, Holm over the family).
+      # rounds, the margin, the families and the looks: Stats::Decisions).
       def decisions
-        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin)
+        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@meta["config"]))
       end
 
       def memory? = sampled?("memory")

@@ -65,11 +65,14 @@ module Rackbench
           "repetitions" => { "min" => min, "max" => max },
           "point" => "median of the repetitions",
           "interval" => @data.ci_method,
-          "comparison_test" => "rackbench compare: #{Stats::Decision::UNPAIRED}, the same rule and margin as decisions, Holm over its family",
+          "comparison_test" => "rackbench compare: #{Stats::Decision::UNPAIRED}, the same rule, margin and families as decisions, one look",
           "decisions" => { "paired" => Stats::Decision::PAIRED, "margin" => @data.decisions.margin,
-                           "family" => Stats::Decisions::HOLM,
-                           "rule" => "faster/slower: the 95% interval of B/A lies beyond the margin; equivalent: inside " \
-                                     "it (two one-sided tests); undecided: otherwise" },
+                           "families" => Stats::Decisions::FAMILIES, "family_sizes" => @data.decisions.family_sizes,
+                           "looks" => @data.decisions.looks.to_h, "spread_floor" => Stats::Decision::SD_FLOOR,
+                           "rule" => "each decision's interval (ci_low, ci_high) is 95% for its family over every look; " \
+                                     "faster/slower: it lies beyond the margin; equivalent: inside it (two one-sided tests); " \
+                                     "direction_*: beyond no change but across the margin; undecided: otherwise. " \
+                                     "ci_low_unadjusted/ci_high_unadjusted: the plain 95% interval of the same data" },
           "boots" => BootsNote.to_h(@data.setup_rows, @data.trials),
           "latency_note" => "closed-loop latency is measured from each request's send and hides coordinated omission"
         }

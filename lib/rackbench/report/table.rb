@@ -89,7 +89,7 @@ module Rackbench
       private
 
       def decisions
-        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin)
+        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@config))
       end
 
       def render_endpoint(endpoint)

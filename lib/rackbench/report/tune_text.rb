@@ -128,7 +128,7 @@ module Rackbench
                 end
         @io.puts "  runner-up: #{runner['setup']}; decided by #{BASIS.fetch(decision['basis'], decision['basis'])}, #{state}, " \
                  "over #{decision['rounds']} paired rounds " \
-                 "(#{confirm['method']}; equivalence margin +-#{format('%g', confirm['margin'].to_f * 100)}%; #{confirm['holm']})"
+                 "(#{confirm['method']}; equivalence margin +-#{format('%g', confirm['margin'].to_f * 100)}%; #{confirm['families'] || confirm['holm']})"
         @io.puts "  rule: #{confirm['rule']}" if confirm["rule"]
       end
 

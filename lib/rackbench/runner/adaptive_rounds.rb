@@ -10,7 +10,10 @@ module Rackbench
     # (every setup once, in the round's own random order: Plan#round) until
     # every pair of neighbours in each cell's req/s ranking is decided
     # (faster, slower or equivalent within the margin: Stats::Decisions, the
-    # whole run's family under Holm), or until --max-rounds rounds are done
+    # run's req/s family), each look at its share of the rate
+    # (Stats::Looks: alpha spending over a look after every round from
+    # round 3, or the planned rounds, to --max-rounds, so stopping at the
+    # first decided look keeps the stated rate), or until --max-rounds rounds are done
     # or another round would not fit in --time-budget (judged on the last
     # round's duration, monotonic clock, counted from the run's start). What
     # is still undecided then is said, one line per pair, with the rounds it
@@ -28,9 +31,11 @@ module Rackbench
       def call
         rep = [@config[:repeat], stored_rounds].max
         last = nil
+        looks = Stats::Looks.for_config(@config)
         loop do
-          open = Stats::Decisions.for_run(@store.trials, margin: @config[:margin]).open_neighbours
-          return @listener.note("--decide: every neighbouring pair is decided after #{rep} rounds") if open.empty?
+          decisions = Stats::Decisions.for_run(@store.trials, margin: @config[:margin], looks: looks)
+          open = decisions.open_neighbours
+          return @listener.note("--decide: every neighbouring pair is decided after #{rep} rounds#{invalid(decisions)}") if open.empty?
 
           why = stop_reason(rep, last)
           return undecided(open, rep, why) if why
@@ -44,6 +49,14 @@ module Rackbench
       end
 
       private
+
+      # Cells not valid are never decided, and more rounds would not make them so.
+      def invalid(decisions)
+        bad = decisions.invalid.map { |c| "#{c.endpoint} #{c.setup} #{Report::DecisionText.level_label(c.level, c.loop)}" }.uniq
+        return "" if bad.empty?
+
+        "; #{bad.size} cell(s) not valid, so not decided (see the notes under the tables): #{bad.first(5).join('; ')}"
+      end
 
       def stored_rounds
         @store.trials.map { |t| t["repetition"].to_i }.max.to_i
@@ -62,7 +75,7 @@ module Rackbench
       def undecided(open, rep, why)
         lines = open.map do |endpoint, level, a, b, entry|
           cell = "#{endpoint} #{Report::DecisionText.level_label(level, entry&.loop)}  #{b} against #{a}"
-          entry ? "#{cell}: #{Report::DecisionText.phrase(entry)}" : "#{cell}: fewer than 2 rounds of both"
+          entry ? "#{cell}: #{Report::DecisionText.phrase(entry)}" : "#{cell}: no look yet (fewer than #{Stats::Looks::FIRST} rounds of both)"
         end
         @listener.warning("--decide stopped after #{rep} rounds (#{why}) with #{open.size} pair(s) still undecided: " \
                           "#{lines.join('; ')}")

@@ -45,7 +45,7 @@ module Rackbench
       METHOD = "successive halving with statistical ties kept (racing): round 1 probes every setup, " \
                "round 2 knee-searches the better half (skipping those another matches in less memory), " \
                "round 3 decides between the finalists in interleaved paired rounds at one rate " \
-               "(paired 95% intervals, equivalence margin, Holm)"
+               "(paired intervals at each family's 95% over the looks, equivalence margin)"
       FOOTPRINT_PROBES = 3
       KNEE_LEVELS = 5
 

@@ -13,9 +13,10 @@ module Rackbench
     # the repetitions of A and of B are decided unpaired: Stats::Decision's
     # Welch's t on the log values, the ratio B / A with its 95% interval,
     # faster/slower beyond the margin, equivalent inside it, undecided
-    # otherwise. All the comparison's decisions are one family held together
-    # with Holm's step-down (Stats::Decisions). A cell with fewer than 2
-    # repetitions on a side cannot be decided at all.
+    # otherwise. req/s is one family, p99 and PSS another, each held to 5%
+    # over every decision in it (Stats::Decisions). A cell with fewer than 2
+    # repetitions on a side cannot be decided at all; a repetition that
+    # served nothing (0 req/s) counts as one.
     #
     # pairs maps a setup label of run B to the label of run A it stands for
     # (`compare --pair`): its cells meet A's under A's label, and each row
@@ -79,7 +80,7 @@ module Rackbench
       end
 
       # The gate of `compare --fail-if-slower`: req/s alone, decided at the
-      # gate's own margin (a share) and held by Holm among themselves.
+      # gate's own margin (a share), one family (Stats::Decisions).
       # { slower: [[row, entry]], undecided: [[row, entry]] that could be
       # slower by more than the margin, untested: [row] (no decision) }.
       def gate(margin)
@@ -91,7 +92,7 @@ module Rackbench
           entry = family.for_row(row, "rps")
           if entry.nil? then found[:untested] << row
           elsif entry.outcome == "slower" then found[:slower] << [row, entry]
-          elsif entry.outcome == "undecided" && entry.decision.ci_low < 1 - margin then found[:undecided] << [row, entry]
+          elsif entry.decision.ci_low < 1 - margin then found[:undecided] << [row, entry] # not decided, could be slower
           end
         end
         found

@@ -1,49 +1,88 @@
 # frozen_string_literal: true
 
 require_relative "student_t"
+require_relative "error_budget"
 
 module Rackbench
   module Stats
-    # A decision between two setups on one metric, in three honest outcomes,
-    # from the ratio B / A worked on the log scale (a ratio's log is additive
+    # A decision between two setups on one metric, read from one interval,
+    # on the ratio B / A worked on the log scale (a ratio's log is additive
     # and symmetric: 2x and 0.5x are equally far from 1).
     #
     # Paired (rounds of one run: every setup measured once per round, in a
     # random order, Abedi & Brecht, ICPE 2017): d_i = ln(b_i / a_i) per round;
-    # the 95% interval is mean(d) +- t(0.975, n-1) * sd(d) / sqrt(n) (Student).
+    # the interval is mean(d) +- t(1 - alpha, n-1) * sd(d) / sqrt(n) (Student).
     # Unpaired (two runs made at different times, or rounds that cannot be
     # matched): d = mean(ln b) - mean(ln a), Welch's standard error and
     # Welch-Satterthwaite degrees of freedom.
     #
+    # alpha, each side's miss probability, is the decision's ErrorBudget at
+    # its look: 0.025 for one look and a family of one (the plain 95%
+    # interval), less when the rate is shared over looks (--decide) and over
+    # a family of decisions. The interval printed is that one: the outcome is
+    # read from it, so the words and the interval cannot disagree.
+    #
+    # A spread floor: sd(d) is taken as at least SD_FLOOR per round (0.5%),
+    # so identical repetitions give no certainty (a zero-width interval and
+    # p = 0 from three equal numbers): rackbench's own req/s cannot be read
+    # to better than that from a trial of a few seconds (bench/decision_replay.rb
+    # prints the smallest per-round spread of real rounds here beside it).
+    #
     # With an equivalence margin delta (default 5%), bounds L = ln(1 - delta)
-    # and U = ln(1 + delta) on the log ratio:
-    #   faster/slower  (here: :higher/:lower) the whole 95% interval lies
-    #                  above U (or below L): B differs from A by more than delta;
-    #   :equivalent    the whole 95% interval lies inside (L, U): two one-sided
-    #                  tests (Schuirmann 1987) at alpha = 0.025 each;
-    #   :undecided     otherwise, with the rounds that would likely decide it:
-    #                  the n at which t * sd / sqrt(n) would fit between the
-    #                  observed mean and the nearer bound, the spread assumed
-    #                  to stay as observed (an estimate, said as "about").
-    # p_value is the one-sided p of the outcome's own test (for :undecided,
-    # the smaller of the three), so a family of decisions can be held to a
-    # false-decision rate together (Holm).
+    # and U = ln(1 + delta) on the log ratio, and the interval [lo, hi]:
+    #   :higher / :lower   the interval lies wholly above U (below L): B differs
+    #                      from A by more than delta (faster/slower);
+    #   :equivalent        it lies wholly inside (L, U): two one-sided tests
+    #                      (Schuirmann 1987) at alpha each;
+    #   :direction_higher  it lies above 0 (no change) but reaches below U:
+    #   / :direction_lower B is higher (lower) for certain, by more than delta
+    #                      not yet;
+    #   :undecided         it holds 0 and reaches beyond a bound;
+    # with, unless decided, the rounds that would likely decide it: the n at
+    # which the interval's half-width, at the budget's alpha for that look,
+    # would fit between the observed mean and the nearer bound, the spread
+    # assumed to stay as observed (an estimate, said as "about").
     class Decision
-      LEVEL = 0.95
       DEFAULT_MARGIN = 0.05
       MAX_ROUNDS = 10_000
+      SD_FLOOR = 0.005
       PAIRED = "paired rounds: Student's t on the per-round log ratios (95%)"
       UNPAIRED = "unpaired: Welch's t on the log values (95%)"
+      DECIDED = %i[higher lower equivalent].freeze
+      DIRECTION = { direction_higher: :higher, direction_lower: :lower }.freeze
 
-      attr_reader :ratio, :ci_low, :ci_high, :margin, :rounds, :method, :outcome, :p_value, :rounds_needed
+      attr_reader :ratio, :ci_low, :ci_high, :ci_low_unadjusted, :ci_high_unadjusted, :margin, :rounds, :method,
+                  :outcome, :rounds_needed, :budget, :look, :alpha
 
       # a, b: the metric's values; paired: a[i] and b[i] come from round i.
-      def self.of(a, b, paired:, margin: DEFAULT_MARGIN)
+      # budget: the decision's share of the rate (ErrorBudget); look: the
+      # rounds at the look (the run's round count; default: the pair's).
+      # nil when the values cannot be decided, or the design takes no look there.
+      def self.of(a, b, paired:, margin: DEFAULT_MARGIN, budget: ErrorBudget.plain, look: nil)
         a = a.map(&:to_f)
         b = b.map(&:to_f)
         return nil if (a + b).any? { |v| !v.finite? || v <= 0 }
 
-        paired ? paired_of(a, b, margin) : unpaired_of(a, b, margin)
+        stats = paired ? paired_stats(a, b) : unpaired_stats(a, b)
+        return nil unless stats
+
+        look ||= stats[:n]
+        return nil unless budget.alpha(look).positive?
+
+        new(**stats, margin: margin, budget: budget, look: look)
+      end
+
+      # The smallest --max-rounds at which run --decide's stopping rule can
+      # decide anything at all: a pair that measures alike, its spread at
+      # SD_FLOOR, called equivalent within the margin at some look (a family
+      # of one). Below it the design cannot reach its level: refused.
+      def self.smallest_max_rounds(repeat:, margin:)
+        gap = [Math.log(1 + margin), -Math.log(1 - margin)].min
+        (Looks::FIRST..MAX_ROUNDS).find do |max|
+          looks = [repeat, 1].max >= max ? Looks.fixed : Looks.sequential(first: repeat, max: max)
+          budget = ErrorBudget.new(looks: looks)
+          looks.looks_until(max).any? { |n| t(1 - budget.alpha(n), n - 1) * SD_FLOOR / Math.sqrt(n) < gap }
+        end
       end
 
       # Two {round => value} maps as aligned value lists, over the rounds both
@@ -53,25 +92,34 @@ module Rackbench
         [rounds.map { |r| by_round_a[r] }, rounds.map { |r| by_round_b[r] }]
       end
 
-      def self.paired_of(a, b, margin)
+      def self.paired_stats(a, b)
         return nil if a.size != b.size || a.size < 2
 
         d = a.zip(b).map { |x, y| Math.log(y / x) }
-        new(mean: mean(d), se: Math.sqrt(variance(d) / d.size), df: d.size - 1, n: d.size, margin: margin,
-            method: PAIRED, sd_per_round: Math.sqrt(variance(d)))
+        sd = [Math.sqrt(variance(d)), SD_FLOOR].max
+        { mean: mean(d), se: sd / Math.sqrt(d.size), df: d.size - 1, n: d.size, method: PAIRED, sd_per_round: sd }
       end
 
-      def self.unpaired_of(a, b, margin)
+      def self.unpaired_stats(a, b)
         return nil if a.size < 2 || b.size < 2
 
         la = a.map { |v| Math.log(v) }
         lb = b.map { |v| Math.log(v) }
-        va = variance(la) / la.size
-        vb = variance(lb) / lb.size
-        df = va + vb > 0 ? (va + vb)**2 / (va**2 / (la.size - 1) + vb**2 / (lb.size - 1)) : la.size + lb.size - 2
+        va = [variance(la), SD_FLOOR**2].max / la.size
+        vb = [variance(lb), SD_FLOOR**2].max / lb.size
+        df = (va + vb)**2 / (va**2 / (la.size - 1) + vb**2 / (lb.size - 1))
         n = [la.size, lb.size].min
-        new(mean: mean(lb) - mean(la), se: Math.sqrt(va + vb), df: df, n: n, margin: margin, method: UNPAIRED,
-            sd_per_round: Math.sqrt((va + vb) * n))
+        { mean: mean(lb) - mean(la), se: Math.sqrt(va + vb), df: df, n: n, method: UNPAIRED,
+          sd_per_round: Math.sqrt((va + vb) * n) }
+      end
+
+      # Student's t quantile, remembered for whole degrees of freedom (the
+      # paired case: the looks of a run and a simulation ask the same few).
+      QUANTILES = {}
+      def self.t(p, df)
+        return StudentT.quantile(p, df) unless df.is_a?(Integer)
+
+        QUANTILES[[p, df]] ||= StudentT.quantile(p, df)
       end
 
       def self.mean(xs) = xs.sum / xs.size
@@ -81,7 +129,7 @@ module Rackbench
         xs.sum { |x| (x - m)**2 } / (xs.size - 1)
       end
 
-      def initialize(mean:, se:, df:, n:, margin:, method:, sd_per_round:)
+      def initialize(mean:, se:, df:, n:, margin:, method:, sd_per_round:, budget:, look:)
         @mean = mean
         @se = se
         @df = df
@@ -89,38 +137,30 @@ module Rackbench
         @margin = margin
         @method = method
         @sd = sd_per_round
-        half = StudentT.quantile((1 + LEVEL) / 2, df) * se
+        @budget = budget
+        @look = look
+        @alpha = budget.alpha(look)
         @ratio = Math.exp(mean)
-        @ci_low = Math.exp(mean - half)
-        @ci_high = Math.exp(mean + half)
+        @ci_low, @ci_high = interval(@alpha)
+        @ci_low_unadjusted, @ci_high_unadjusted = interval((1 - 0.95) / 2)
         @outcome = decide
-        @p_value = p_for(@outcome)
-        @rounds_needed = @outcome == :undecided ? estimate_rounds : nil
+        @rounds_needed = DECIDED.include?(@outcome) ? nil : estimate_rounds
       end
 
-      # Holm's step-down over a family: sort by p, the i-th smallest (of m) keeps
-      # its outcome only while p <= alpha / (m - i + 1); from the first that
-      # fails on, every decision becomes :undecided. alpha: the family's
-      # two-sided level split as each outcome's one-sided test was (0.025).
-      def self.holm(decisions, alpha: (1 - LEVEL) / 2)
-        family = decisions.compact.reject { |d| d.outcome == :undecided }
-        m = family.size
-        failed = false
-        family.sort_by(&:p_value).each_with_index do |d, i|
-          failed ||= d.p_value > alpha / (m - i)
-          d.undecide!(m) if failed
-        end
-        decisions
+      # The interval's two-sided confidence (0.95 for one look and a family of one).
+      def confidence = 1 - 2 * @alpha
+
+      def decided? = %i[higher lower].include?(@outcome)
+
+      # :higher / :lower for a known direction, whether or not beyond the margin.
+      def direction
+        return @outcome if decided?
+
+        DIRECTION[@outcome]
       end
 
-      def undecide!(family_size)
-        @held_by = family_size
-        @outcome = :undecided
-        @rounds_needed = estimate_rounds
-      end
-
-      # The family size when Holm's method turned a decision into :undecided.
-      attr_reader :held_by
+      # The rounds could not decide it before the design's last look.
+      def out_of_looks? = !DECIDED.include?(@outcome) && @rounds_needed.nil? && @budget.looks.sequential?
 
       def change_pct = (@ratio - 1) * 100
       def low_pct = (@ci_low - 1) * 100
@@ -128,49 +168,71 @@ module Rackbench
 
       def to_h
         { "ratio" => @ratio.round(4), "ci_low" => @ci_low.round(4), "ci_high" => @ci_high.round(4),
+          "ci_low_unadjusted" => @ci_low_unadjusted.round(4), "ci_high_unadjusted" => @ci_high_unadjusted.round(4),
+          "confidence" => confidence.round(6), "family_size" => @budget.family, "look" => @look,
           "margin" => @margin, "rounds" => @rounds, "method" => @method, "outcome" => @outcome.to_s,
-          "p" => @p_value&.round(5), "rounds_needed" => @rounds_needed, "held_by_holm" => @held_by }.compact
+          "rounds_needed" => @rounds_needed }.compact
       end
 
       private
+
+      def interval(alpha)
+        half = self.class.t(1 - alpha, @df) * @se
+        [Math.exp(@mean - half), Math.exp(@mean + half)]
+      end
 
       def lower_bound = Math.log(1 - @margin)
       def upper_bound = Math.log(1 + @margin)
 
       def decide
-        return :higher if Math.log(@ci_low) > upper_bound
-        return :lower if Math.log(@ci_high) < lower_bound
-        return :equivalent if Math.log(@ci_low) > lower_bound && Math.log(@ci_high) < upper_bound
+        lo = Math.log(@ci_low)
+        hi = Math.log(@ci_high)
+        return :higher if lo > upper_bound
+        return :lower if hi < lower_bound
+        return :equivalent if lo > lower_bound && hi < upper_bound
+        return :direction_higher if lo.positive?
+        return :direction_lower if hi.negative?
 
         :undecided
       end
 
-      # One-sided p of "the log ratio is beyond U" (higher), "... below L"
-      # (lower), and TOST's larger p (equivalent).
-      def p_for(outcome)
-        return 0.0 if @se.zero?
-
-        higher = 1 - StudentT.cdf((@mean - upper_bound) / @se, @df)
-        lower = StudentT.cdf((@mean - lower_bound) / @se, @df)
-        tost = [1 - StudentT.cdf((@mean - lower_bound) / @se, @df), StudentT.cdf((@mean - upper_bound) / @se, @df)].max
-        { higher: higher, lower: lower, equivalent: tost }.fetch(outcome) { [higher, lower, tost].min }
-      end
-
-      # Rounds at which the interval's half-width would fit between the
-      # observed mean and the nearer bound, the spread as observed.
+      # Rounds at which the interval's half-width, at the budget's alpha for
+      # that look, would fit between the observed mean and the nearer bound,
+      # the spread as observed. nil when the design's looks end first.
       def estimate_rounds
-        return nil if @sd.zero?
-
         gap = if @mean > upper_bound then @mean - upper_bound
               elsif @mean < lower_bound then lower_bound - @mean
               else [upper_bound - @mean, @mean - lower_bound].min
               end
         return MAX_ROUNDS if gap < 1e-9
 
-        # The normal approximation first, then up by t's heavier tails.
-        n = [((1.96 * @sd / gap)**2).ceil, 2].max
-        n += 1 until n >= MAX_ROUNDS || StudentT.quantile((1 + LEVEL) / 2, n - 1) * @sd / Math.sqrt(n) < gap
-        [n, MAX_ROUNDS].min
+        return sequential_rounds(gap) if @budget.looks.sequential?
+
+        # One look: the condition holds from some n on (t's quantile and
+        # 1/sqrt(n) both fall with n), so bisect for the first n.
+        fits = ->(n) { self.class.t(1 - @alpha, n - 1) * @sd / Math.sqrt(n) < gap }
+        low = @rounds
+        return MAX_ROUNDS unless fits.call(MAX_ROUNDS)
+
+        high = MAX_ROUNDS
+        while high - low > 1
+          mid = (low + high) / 2
+          fits.call(mid) ? high = mid : low = mid
+        end
+        high
+      end
+
+      # Looks after every round: the first later look whose share fits, up
+      # to the design's last (nil past it).
+      def sequential_rounds(gap)
+        ((@rounds + 1)..MAX_ROUNDS).each do |n|
+          look = @look + (n - @rounds)
+          return nil if look > @budget.looks.max
+
+          alpha = @budget.alpha(look)
+          return n if alpha.positive? && self.class.t(1 - alpha, n - 1) * @sd / Math.sqrt(n) < gap
+        end
+        MAX_ROUNDS
       end
     end
   end

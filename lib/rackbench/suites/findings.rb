@@ -18,7 +18,8 @@ module Rackbench
     # rounds do not match), called ahead only when the interval lies beyond
     # the margin, level only when it lies inside it (equivalent), and
     # undecided otherwise. All the comparisons one suite's findings make are
-    # held together with Holm's step-down (Stats::Decision.holm). Without
+    # one family, held to 5% over every one of them (Stats::ErrorBudget:
+    # Bonferroni; the interval worded is the family's). Without
     # rounds a line says "single run: nothing decided", and two medians within
     # LEVEL of each other are called level, not ranked.
     module Findings
@@ -37,19 +38,20 @@ module Rackbench
         io.puts
         io.puts "Findings of suite #{name} (#{suite::SEED ? "seed #{suite::SEED}" : "new"}: #{suite::TITLE}), from the stored trials " \
                 "(req/s: successful responses, median of the rounds; a difference decided over the rounds, margin " \
-                "+-#{Report::DecisionText.pct(LEVEL * 100)}%, all held together with Holm's step-down):"
+                "+-#{Report::DecisionText.pct(LEVEL * 100)}%, one family at 5% over every comparison made):"
         lines_for(name, store.trials).each { |line| io.puts "  - #{line}" }
       end
 
       # The findings run twice: once to meet every comparison they make, then,
-      # with those decisions held together (Holm), to word them.
+      # with the family's size known (each comparison's share of the rate),
+      # to decide and word them.
       def lines_for(name, trials)
         view = View.new(trials)
         return ["no trials were stored: nothing to conclude (see the failures above)"] if view.empty?
 
         suite = Suites.fetch(name)
         suite.findings(view)
-        Stats::Decision.holm(view.decisions)
+        view.family!
         suite.findings(view)
       end
 
@@ -64,7 +66,11 @@ module Rackbench
       # A decision seen from the other side: B against A read as A against B
       # (the ratio, its interval and faster/slower turned round).
       Flipped = Struct.new(:decision) do
-        def outcome = { higher: :lower, lower: :higher }.fetch(decision.outcome, decision.outcome)
+        def outcome
+          { higher: :lower, lower: :higher, direction_higher: :direction_lower, direction_lower: :direction_higher }
+            .fetch(decision.outcome, decision.outcome)
+        end
+
         def ratio = 1 / decision.ratio
         def ci_low = 1 / decision.ci_high
         def ci_high = 1 / decision.ci_low
@@ -73,7 +79,8 @@ module Rackbench
         def method = decision.method
         def rounds = decision.rounds
         def rounds_needed = decision.rounds_needed
-        def held_by = decision.held_by
+        def budget = decision.budget
+        def out_of_looks? = decision.out_of_looks?
         def margin = decision.margin
       end
 
@@ -100,7 +107,7 @@ module Rackbench
           when :higher then :a
           when :lower then :b
           when :equivalent then :level
-          when :undecided then :unclear
+          when :undecided, :direction_higher, :direction_lower then :unclear
           else none? || (ratio - 1).abs < LEVEL ? :level : leader
           end
         end
@@ -219,7 +226,7 @@ module Rackbench
 
         # a against b in one cell (level_b: b's level when the cells differ,
         # e.g. each setup's peak). The decision is made once per pair of
-        # cells, whichever way round it is asked, so the family Holm holds
+        # cells, whichever way round it is asked, so the family held together
         # counts each pair once.
         def compare(endpoint, level, a, b, level_b: level)
           ka = [endpoint, a, level]
@@ -234,6 +241,13 @@ module Rackbench
         # Every decision the comparisons asked for so far.
         def decisions
           decided.values.compact
+        end
+
+        # The comparisons met so far are the family: decide them again, each
+        # at its share of the rate.
+        def family!
+          @budget = Stats::ErrorBudget.new(family: decisions.size)
+          @decided = {}
         end
 
         # Median PSS footprint (MB) of the setup's trials in the cell; nil when not sampled.
@@ -281,10 +295,11 @@ module Rackbench
           o = by_round(*other)
           b = by_round(*base)
           xs, ys = Stats::Decision.align(b, o)
+          budget = @budget || Stats::ErrorBudget.plain
           if xs.size >= 2
-            Stats::Decision.of(xs, ys, paired: true, margin: LEVEL)
+            Stats::Decision.of(xs, ys, paired: true, margin: LEVEL, budget: budget)
           else
-            Stats::Decision.of(b.values, o.values, paired: false, margin: LEVEL)
+            Stats::Decision.of(b.values, o.values, paired: false, margin: LEVEL, budget: budget)
           end
         end
 

@@ -46,8 +46,11 @@ class CompareLabelsTest < Minitest::Test
     # Followed to the letter: the arguments pasted after the two runs.
     status, out, err = run_cli("compare", a, b, *Shellwords.split(err[/add (--pair .*)$/, 1]))
     assert_equal 0, status, err
-    assert_match(%r{^puma x2:5 on yjit → puma x2:5\s+8\s+req/s\s+200 ±2% n=3\s+100 ±2% n=3\s+-50\.0%\s+slower: B/A 0\.5x \(95% CI 0\.48x-0\.521x\)$}, out)
-    assert_match(%r{^unicorn x2 on yjit → unicorn x2 on mri\s+8\s+req/s\s+150 ±1% n=3\s+150 ±1% n=3\s+-0\.0%\s+equivalent within \+-5% \(95% CI -2\.7% to \+2\.8%\)$},
+    # Two req/s decisions in the family: each interval at 1 - 0.05/2 (R:
+    # exp(t.test(log(b), log(a), conf.level = 0.975)$conf.int) gives
+    # 0.4744-0.5269 and 0.9641-1.0371).
+    assert_match(%r{^puma x2:5 on yjit → puma x2:5\s+8\s+req/s\s+200 ±2% n=3\s+100 ±2% n=3\s+-50\.0%\s+slower: B/A 0\.5x \(95% CI 0\.474x-0\.527x\)$}, out)
+    assert_match(%r{^unicorn x2 on yjit → unicorn x2 on mri\s+8\s+req/s\s+150 ±1% n=3\s+150 ±1% n=3\s+-0\.0%\s+equivalent within \+-5% \(95% CI -3\.6% to \+3\.7%\)$},
                  out)
     assert_includes out, "req/s in 2 cell(s) compared: 1 slower, 1 equivalent."
   end
@@ -71,10 +74,11 @@ class CompareLabelsTest < Minitest::Test
     status, out, err = run_cli("compare", a, b, "--pair", "puma x2:5=puma  x2:5 on yjit", "--fail-if-slower", "5")
     assert_equal 1, status
     assert_includes out, "Pairing RUN_B's setup \"puma x2:5 on yjit\" with RUN_A's \"puma x2:5\".\n"
-    assert_match(%r{^puma x2:5 → puma x2:5 on yjit\s+8\s+req/s\s+200 ±2% n=3\s+80.0 ±2% n=3\s+-60\.0%\s+slower: B/A 0\.4x \(95% CI 0\.38x-0\.421x\)$}, out)
+    # R, Welch at 1 - 0.05/2 on the logs (two req/s decisions): 0.3744-0.4273.
+    assert_match(%r{^puma x2:5 → puma x2:5 on yjit\s+8\s+req/s\s+200 ±2% n=3\s+80.0 ±2% n=3\s+-60\.0%\s+slower: B/A 0\.4x \(95% CI 0\.374x-0\.427x\)$}, out)
     assert_match(%r{^thin\s+8\s+req/s\s}, out, "an unpaired row keeps its one label")
     assert_equal "Slower: req/s is decided lower by more than 5% in 1 cell(s): " \
-                 "/hello puma x2:5 → puma x2:5 on yjit c=8 (slower: B/A 0.4x (95% CI 0.38x-0.421x)) (--fail-if-slower 5)\n", err
+                 "/hello puma x2:5 → puma x2:5 on yjit c=8 (slower: B/A 0.4x (95% CI 0.374x-0.427x)) (--fail-if-slower 5)\n", err
   end
 
   def test_the_automatic_pair_of_one_setup_each_names_both

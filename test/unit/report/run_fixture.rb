@@ -59,7 +59,11 @@ module Rackbench
       File.write(File.join(dir, "trials.jsonl"), trials.map { |t| JSON.generate(t) + "\n" }.join)
       File.write(File.join(dir, "setups.jsonl"), setups.map { |s| JSON.generate(s) + "\n" }.join)
       if calibration
-        lines = calibration.map { |phase, speed| { "phase" => phase, "at" => META["started_at"], "iterations_per_cpu_s" => speed } }
+        # speed: a number, or [number, the processes' samples].
+        lines = calibration.map do |phase, speed|
+          value, samples = speed
+          { "phase" => phase, "at" => META["started_at"], "iterations_per_cpu_s" => value, "samples" => samples }.compact
+        end
         File.write(File.join(dir, "calibration.jsonl"), lines.map { |l| JSON.generate(l) + "\n" }.join)
       end
       dir

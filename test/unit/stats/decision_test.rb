@@ -60,21 +60,67 @@ class DecisionTest < Minitest::Test
     assert_nil Decision.of([0.0, 2.0], [1.0, 1.0], paired: true)
   end
 
-  # Holm's step-down: the smallest p is held to alpha / m. Two marginal
-  # decisions, each decided alone (p < 0.025), fail that together.
-  def test_holm_holds_a_family_of_marginal_decisions_together
-    marginal = -> { Decision.of([100, 100, 100], [108, 112, 110], paired: true) }
-    alone = marginal.call
+  # A family of two: each decision spends half the rate, so the interval
+  # printed is wider (R: 97.5% for a family of two, test/fixtures/stats),
+  # and a decision that stands alone does not stand in the family.
+  def test_a_family_widens_the_interval_the_words_are_read_from
+    a = [100, 100, 100]
+    b = [108, 112, 110]
+    alone = Decision.of(a, b, paired: true)
     assert_equal :higher, alone.outcome, alone.to_h.inspect
-    assert alone.p_value.between?(0.0125, 0.025), "p = #{alone.p_value}: decided alone, not in a family of 2"
-    Decision.holm([alone])
-    assert_equal :higher, alone.outcome, "a family of one keeps it"
-    pair = [marginal.call, marginal.call]
-    Decision.holm(pair)
-    assert_equal %i[undecided undecided], pair.map(&:outcome)
-    assert_equal 2, pair.first.to_h["held_by_holm"]
-    clear = Decision.of([40, 40.2, 39.9, 40.1], [200, 201, 199, 200.5], paired: true)
-    Decision.holm([clear, marginal.call])
-    assert_equal :higher, clear.outcome, "a clear decision survives its family"
+    in_two = Decision.of(a, b, paired: true, budget: Rackbench::Stats::ErrorBudget.new(family: 2))
+    assert_equal :direction_higher, in_two.outcome, in_two.to_h.inspect
+    assert_operator in_two.ci_low, :<, 1.05, "the printed interval reaches the margin"
+    assert_operator in_two.ci_low, :>, 1.0, "but not no change: the direction is known"
+    assert_in_delta alone.ci_low, in_two.ci_low_unadjusted, 1e-12, "the plain 95% interval is kept beside it"
+    assert_equal 2, in_two.to_h["family_size"]
+    assert_in_delta 0.975, in_two.to_h["confidence"], 1e-9
+  end
+
+  # Direction known, size not: the interval excludes 1 but crosses the margin.
+  def test_a_known_direction_is_an_outcome_of_its_own
+    a = [100, 101, 99, 100, 102]
+    b = [92, 98, 91, 95, 96]
+    d = Decision.of(a, b, paired: true)
+    assert_equal :direction_lower, d.outcome, d.to_h.inspect
+    assert_operator d.ci_high, :<, 1.0
+    assert_operator d.ci_low, :<, 0.95
+    assert_equal :lower, d.direction
+    refute d.decided?
+    assert_operator d.rounds_needed, :>, 5, "more rounds could put it beyond the margin"
+  end
+
+  # No certainty from identical numbers: the spread is floored at 0.5% a
+  # round, so three equal rounds give an interval of +-t(0.975, 2) x 0.005 /
+  # sqrt(3) = +-1.24%, not a zero-width one.
+  def test_identical_rounds_give_an_interval_from_the_spread_floor
+    d = Decision.of([100, 100, 100], [100, 100, 100], paired: true)
+    half = 4.302652729749464 * Decision::SD_FLOOR / Math.sqrt(3)
+    assert_in_delta Math.exp(-half), d.ci_low, 1e-9
+    assert_in_delta Math.exp(half), d.ci_high, 1e-9
+    assert_equal :equivalent, d.outcome
+    assert_equal :higher, Decision.of([100, 100, 100], [120, 120, 120], paired: true).outcome
+  end
+
+  # --decide's looks: the rounds-needed estimate uses the look's own share,
+  # and says nothing (nil) when no look up to --max-rounds would decide it.
+  def test_rounds_needed_follow_the_looks_and_end_at_the_last
+    looks = Rackbench::Stats::Looks.sequential(first: 1, max: 20)
+    budget = Rackbench::Stats::ErrorBudget.new(looks: looks)
+    a = [100, 104, 97, 101, 99]
+    b = [101, 99, 104, 98, 103]
+    fixed = Decision.of(a, b, paired: true)
+    looked = Decision.of(a, b, paired: true, budget: budget)
+    assert_equal :undecided, looked.outcome
+    assert_operator looked.rounds_needed, :>, fixed.rounds_needed, "a smaller share per look needs more rounds"
+    assert_operator looked.rounds_needed, :<=, 20
+    wide = Decision.of([100, 130, 80, 120, 90], [120, 90, 110, 85, 130], paired: true, budget: budget)
+    assert_nil wide.rounds_needed
+    assert wide.out_of_looks?
+  end
+
+  def test_the_smallest_max_rounds_the_stopping_rule_can_use
+    assert_equal 3, Decision.smallest_max_rounds(repeat: 1, margin: 0.05)
+    assert_operator Decision.smallest_max_rounds(repeat: 1, margin: 0.01), :>, 3, "a 1% margin needs more looks"
   end
 end

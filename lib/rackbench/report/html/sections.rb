@@ -57,7 +57,7 @@ module Rackbench
           loops = @data.loops.map { |l| l == "closed" ? "closed loop (latency measured from each request's send; hides coordinated omission)" : "#{l} loop" }
           rows = [["Load loop", loops.join("; ")], ["Repetitions per cell", min == max ? min : "#{min}–#{max}"],
                   ["Point shown", "median of the repetitions"], ["Interval", @data.ci_method],
-                  ["Comparisons (rackbench compare)", "#{Stats::Decision::UNPAIRED}: faster/slower, equivalent within the margin, or undecided; Holm"],
+                  ["Comparisons (rackbench compare)", "#{Stats::Decision::UNPAIRED}: faster/slower, equivalent within the margin, or undecided; #{Stats::Decisions::FAMILIES}"],
                   ["Duration / warm-up per trial", [plan["duration_s"], plan["warmup_s"]].map { |v| seconds_or_word(v) }.join(" / ")],
                   ["Load engine", [@data.meta.dig("engine", "name"), @data.meta.dig("engine", "version")].compact.join(" ")]]
           definition_list(rows)

@@ -42,6 +42,8 @@ module Rackbench
         SUSTAINED = 0.9
         CAP_TOLERANCE = 0.01 # a cut of less than this is not made
         RETRY_FACTOR = 0.85
+        # A look after every round from ROUNDS to MAX_ROUNDS, the rate spent over them (Stats::Looks).
+        LOOKS = Stats::Looks.sequential(first: ROUNDS, max: MAX_ROUNDS)
 
         # rate: the rate decided at (first_rate, less RETRY_FACTOR, when retried).
         Result = Struct.new(:ranked, :ranking, :rate, :first_rate, :window, :rounds, :knee, :capped, :retried, keyword_init: true)
@@ -160,7 +162,7 @@ module Rackbench
         def holds?(entry) = Racing.confirmation(entry.confirms, @s.slo)["holds"]
 
         def ranking(finalists, rate)
-          Ranking.new(finalists, slo: @s.slo, margin: @s.margin, endpoint: @s.endpoint, rate: rate)
+          Ranking.new(finalists, slo: @s.slo, margin: @s.margin, endpoint: @s.endpoint, rate: rate, looks: LOOKS)
         end
 
         def finish(finalists, rate:, window:, rounds:, knee:, capped:, retried:, first_rate:)
@@ -183,7 +185,7 @@ module Rackbench
           at = capped ? "#{(SUSTAINED * 100).round}% of the leader's saturated throughput, below its knee" : "the leader's knee"
           "#{rounds} #{count > 1 ? 'paired ' : ''}rounds of #{window} s at #{Racing.rps(rate)} req/s (#{at}): every finalist once per round, " \
             "a fresh boot each, in a fresh random order (seed #{@s.seed}); #{Stats::Decision::PAIRED}, " \
-            "equivalence margin +-#{(@s.margin * 100).round(1)}%, Holm's step-down over the finalists' decisions"
+            "equivalence margin +-#{(@s.margin * 100).round(1)}%, #{Stats::Decisions::FAMILIES}; #{LOOKS.describe}"
         end
 
         def reason(entry, index)

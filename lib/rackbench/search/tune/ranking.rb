@@ -15,8 +15,10 @@ module Rackbench
       # Stats::Decision on the ratio B / A from the per-round log ratios
       # (paired: Student's t over the rounds both ran). PSS is sampled once per
       # boot and every finalist boots once per round, so it pairs by round too.
-      # All the pairs' decisions are one family, held together with Holm's
-      # step-down (Stats::Decision.holm).
+      # The pairs' req/s decisions are one family and their p99 and PSS ones
+      # another, each at 5% over every decision in it and over the looks
+      # ConfirmRound takes (Stats::Decisions' families, Stats::Looks), so the
+      # interval each decision prints is the one it was decided on.
       #
       # The rule, for two finalists (the first that applies):
       #   1. one holds the SLO in most of its rounds and the other does not:
@@ -63,27 +65,31 @@ module Rackbench
             when :rps, :p99 then true
             when :slo then decided?("latency_ms.p99")
             else outcome("rps") == :equivalent && outcome("latency_ms.p99") == :equivalent &&
-              !outcome("memory.pss_total_mb").nil? && outcome("memory.pss_total_mb") != :undecided
+              Stats::Decision::DECIDED.include?(outcome("memory.pss_total_mb"))
             end
           end
 
           # About how many rounds in all would decide what is still undecided.
           def rounds_needed
-            entries.values.map(&:decision).select { |d| d.outcome == :undecided }.filter_map(&:rounds_needed).max
+            entries.values.map(&:decision).reject { |d| Stats::Decision::DECIDED.include?(d.outcome) }.filter_map(&:rounds_needed).max
           end
 
           def rounds = entries.values.map { |e| e.decision.rounds }.max
         end
 
-        attr_reader :order, :pairs, :rate, :slo, :margin
+        attr_reader :order, :pairs, :rate, :slo, :margin, :looks
 
-        # finalists: entries whose confirms carry "round"; rate: the offered rate.
-        def initialize(finalists, slo:, margin:, endpoint:, rate:)
+        # finalists: entries whose confirms carry "round"; rate: the offered
+        # rate; looks: ConfirmRound's stopping design (Stats::Looks), the
+        # look at the rounds run so far.
+        def initialize(finalists, slo:, margin:, endpoint:, rate:, looks: Stats::Looks.fixed)
           @finalists = finalists
           @slo = slo
           @margin = margin
           @endpoint = endpoint
           @rate = rate
+          @looks = looks
+          @look = finalists.flat_map { |e| e.confirms.map { |r| r["round"].to_i } }.max
           first = rank(finalists, build(finalists))
           @pairs = build(first)
           @order = rank(finalists, @pairs)
@@ -110,11 +116,16 @@ module Rackbench
 
         private
 
+        # Every pair's metrics that have 2 or more rounds count in their
+        # family, decided or not; then each is decided at its share.
         def build(list)
-          pairs = list.combination(2).map do |a, b|
-            Pair.new(a: a, b: b, entries: METRICS.to_h { |m| [m, entry(a, b, m)] }.compact)
+          values = list.combination(2).to_h { |a, b| [[a, b], METRICS.to_h { |m| [m, by_round(a, b, VALUE.fetch(m))] }] }
+          sizes = values.values.flat_map { |by| by.select { |_, (xs, _)| xs.size >= 2 }.keys }
+                        .map { |m| Stats::Decisions::FAMILY.fetch(m) }.tally
+          budgets = sizes.to_h { |f, n| [f, Stats::ErrorBudget.new(looks: @looks, family: n)] }
+          pairs = values.map do |(a, b), by|
+            Pair.new(a: a, b: b, entries: METRICS.to_h { |m| [m, entry(a, b, m, by[m], budgets)] }.compact)
           end
-          Stats::Decision.holm(pairs.flat_map { |p| p.entries.values.map(&:decision) })
           pairs.each { |p| p.better, p.basis = judge(p) }
         end
 
@@ -125,9 +136,9 @@ module Rackbench
           list.sort_by { |e| [-wins[e], @finalists.index(e)] }
         end
 
-        def entry(a, b, metric)
-          xs, ys = by_round(a, b, VALUE.fetch(metric))
-          d = Stats::Decision.of(xs, ys, paired: true, margin: @margin)
+        def entry(a, b, metric, (xs, ys), budgets)
+          budget = budgets[Stats::Decisions::FAMILY.fetch(metric)] or return nil
+          d = Stats::Decision.of(xs, ys, paired: true, margin: @margin, budget: budget, look: @look)
           d && Stats::Decisions::Entry.new(endpoint: @endpoint, level: @rate, loop: "open", a: a.label, b: b.label,
                                            metric: metric, decision: d)
         end

@@ -136,7 +136,7 @@ module Rackbench
             "first_rate" => @confirmed.first_rate, "capped" => @confirmed.capped, "retried" => @confirmed.retried,
             "method" => Stats::Decision::PAIRED,
             "margin" => @confirmed.ranking.margin, "rule" => Ranking::RULE,
-            "holm" => Stats::Decisions::HOLM }
+            "families" => Stats::Decisions::FAMILIES, "looks" => @confirmed.ranking.looks.to_h }
         end
 
         # The pair that chose between the winner and the runner-up.

@@ -168,7 +168,7 @@ class TuneRacingTest < Minitest::Test
     assert_operator p99.ci_low, :>, 1.05
     assert_equal Rackbench::Stats::Decision::PAIRED, p99.method
     text = Tune::PairWords.sentence(pair, r, runner_up: x5)
-    assert_match(%r{\Arunner-up puma x2:5 against puma x2:3 \(3 paired rounds at 410 req/s\): req/s equivalent within \+-5% \(95% CI .*\); p99 slower by 3\d% \(95% CI \d+-\d+%\); PSS equivalent within \+-5% \(95% CI \+0% to \+0%\): puma x2:3 wins: decided lower p99 at equivalent throughput\z}, text)
+    assert_match(%r{\Arunner-up puma x2:5 against puma x2:3 \(3 paired rounds at 410 req/s\): req/s equivalent within \+-5% \(95% CI .*\); p99 slower by 3\d% \(95% CI \d+-\d+%\); PSS equivalent within \+-5% \(95% CI -1\.8% to \+1\.8%\): puma x2:3 wins: decided lower p99 at equivalent throughput\z}, text)
   end
 
   def test_ranking_holding_the_slo_comes_first_then_fewer_processes_on_a_full_tie

@@ -1,0 +1,116 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Stats
+    # When a run's rounds are looked at, and how much of the false-decision
+    # rate each look may spend: the stopping rule of run --decide and of
+    # tune's confirmation rounds.
+    #
+    # Every look at the data is a test. Deciding at the first look whose
+    # plain 95% interval clears the margin, after every round from 2 to 20,
+    # decides wrongly about five times as often as one look at a fixed
+    # number of rounds (26% against 4.6% with a true ratio on the margin,
+    # simulated through Stats::Decision: bench/decision_replay.rb). So the
+    # rate is spent over the looks:
+    #
+    #   alpha spending (Lan & DeMets, Biometrika 1983): the share of the
+    #   rate spent by a look after n of at most N rounds is g(n / N), with
+    #   Lan & DeMets's Pocock-type function g(t) = ln(1 + (e - 1) t)
+    #   (Kim & DeMets 1987), so g(0) = 0 and g(1) = 1. The first look spends
+    #   g(n1 / N) (a look that is not taken leaves its share to the next),
+    #   each later one g(n / N) - g(n_prev / N).
+    #
+    # A look's share is the level of that look's intervals: each side of
+    # the interval misses with probability share x alpha. By the union
+    # (Bonferroni) bound over the looks, the chance that any look's interval
+    # misses is at most the sum of the shares x alpha = alpha, whatever the
+    # correlation between looks and with Student's t at each look (exact for
+    # normal per-round log ratios, so no normal approximation of the t
+    # statistic across looks is needed). The intervals of all the looks are
+    # therefore one 95% confidence sequence, and the one printed at the stop
+    # is the one the stop was decided on. Limits: the union bound ignores
+    # that looks are correlated, so the rule is conservative (its measured
+    # rate at the margin is below the stated 5%, bench/decision_replay.rb);
+    # and no look is allowed past N rounds: the design is fixed by --max-rounds
+    # before the first round. The Pocock-type function was chosen over the
+    # O'Brien-Fleming-type one by simulation (docs/methodology.md): with
+    # Student's t on a few rounds, a look that spends almost nothing can
+    # decide almost nothing, and the Pocock type reached decisions in fewer
+    # rounds at the same error rate.
+    #
+    # A fixed design (one look, a run of -r N without --decide) spends the
+    # whole rate at its one look.
+    class Looks
+      # The first look is at 3 rounds or later: Student's t on 1 degree of
+      # freedom (2 rounds) has tails too heavy for a share of the rate to
+      # decide anything, so spending there would be spending for nothing.
+      FIRST = 3
+
+      attr_reader :first, :max
+
+      # One look at whatever number of rounds there is.
+      def self.fixed = new(first: nil, max: nil)
+
+      # Looks after every round from `first` (at least FIRST) to `max`.
+      def self.sequential(first:, max:)
+        new(first: [first.to_i, FIRST].max, max: max.to_i)
+      end
+
+      # A run's design from its configuration (meta.json's "config", string
+      # keys, or the plan's, symbol keys): sequential for --decide.
+      def self.for_config(config)
+        return fixed unless config.is_a?(Hash)
+
+        get = ->(k) { config.key?(k) ? config[k] : config[k.to_s] }
+        return fixed unless get.call(:decide) == true
+
+        max = Integer(get.call(:max_rounds).to_s, 10, exception: false)
+        first = Integer(get.call(:repeat).to_s, 10, exception: false) || 1
+        # Planned rounds at or past --max-rounds: --decide adds none, one look.
+        max && max >= FIRST && first < max ? sequential(first: first, max: max) : fixed
+      end
+
+      def initialize(first:, max:)
+        @first = first
+        @max = max
+      end
+
+      def sequential? = !@max.nil?
+
+      # The share (0..1) of the rate spent by a look after n rounds; 0 where
+      # no look is taken (before the first, past max).
+      def share(n)
+        return 1.0 unless sequential?
+        return 0.0 if n < @first || n > @max
+        return spend(n.to_f / @max) if n == @first
+
+        spend(n.to_f / @max) - spend((n - 1).to_f / @max)
+      end
+
+      # The looks this design takes, in order (a fixed design: [n]).
+      def looks_until(n)
+        sequential? ? (@first..[n, @max].min).to_a : [n]
+      end
+
+      # Pocock-type spending (Lan & DeMets 1983): ln(1 + (e - 1) t).
+      def spend(t)
+        Math.log(1 + (Math::E - 1) * t.clamp(0.0, 1.0))
+      end
+
+      def to_h
+        return { "design" => "fixed", "looks" => 1 } unless sequential?
+
+        { "design" => "alpha spending", "spending" => SPENDING, "first_look" => @first, "max_rounds" => @max }
+      end
+
+      SPENDING = "Lan & DeMets's Pocock-type alpha spending, ln(1 + (e - 1) n/N), a look after every round from " \
+                 "round #{FIRST}, each look's intervals at its share of the rate (the union bound over looks)".freeze
+
+      def describe
+        return "one look at the rounds measured" unless sequential?
+
+        "a look after every round from #{@first} to #{@max} (--max-rounds): #{SPENDING}"
+      end
+    end
+  end
+end
