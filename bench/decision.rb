@@ -5,13 +5,16 @@
 # drifts by minutes, so figures from different runs are not compared):
 #
 # 1. A/A: one setup under two names ("puma x2:5 #a", "puma x2:5 #b") on a
-#    CPU-bound endpoint (/fibonacci/25, c=8), RUNS runs of ROUNDS rounds
-#    each, decided at the default 5% margin. Target: "faster"/"slower" in
-#    at most 5% of the runs (the false-decision rate).
+#    CPU-bound endpoint (/fibonacci/25, c=8), RUNS runs of run --decide
+#    with --max-rounds ROUNDS each (the product's stopping rule: a run ends
+#    decided, or undecided at ROUNDS), at the default 5% margin. Target:
+#    "faster"/"slower" in at most 5% of the runs (the false-decision rate),
+#    and runs that do decide (equivalent), so the rate is one that could fail
+#    (3 fixed rounds left every A/A run undecided).
 # 2. A known difference: "puma x1:10" against "puma x1:11" on /pause/0.05 at
 #    c=16: each thread serves one request per 50 ms, so by construction (Little's
 #    law) they serve 200 and 220 req/s, a true ratio of 1.10. Target: decided
-#    "faster" for x1:11 in at least 90% of the runs.
+#    "faster" for x1:11 in at least 90% of the runs (run --decide, as above).
 # 3. Time and width: a CPU-bound A/A pair in interleaved rounds for up to
 #    MINUTES minutes; after each round, the 95% interval of the paired req/s
 #    ratio; the minutes to reach +-3% (or the width reached and the rounds
@@ -20,7 +23,7 @@
 #    and between trials of one boot, as in Kalibera & Jones (ISMM 2013),
 #    which says whether boots or trials are the cheaper to buy.
 #
-#   bundle exec ruby -Ilib bench/decision.rb [RUNS] [ROUNDS] [MINUTES]   (defaults 20 3 5)
+#   bundle exec ruby -Ilib bench/decision.rb [RUNS] [ROUNDS] [MINUTES]   (defaults 20 10 5)
 #
 # Every run is a real `rackbench run` (servers booted, wrk, stored trials);
 # the figures are read back from its run directory's JSON report.
@@ -40,7 +43,7 @@ require "rackbench/load"
 require "rackbench/workload/arena"
 
 runs = Integer(ARGV[0] || 20)
-rounds = Integer(ARGV[1] || 3)
+rounds = Integer(ARGV[1] || 10)
 minutes = Float(ARGV[2] || 5)
 COMMON = ["-d", "1", "--warmup", "0.5", "--cooldown", "0.5", "-q"].freeze
 
@@ -66,18 +69,21 @@ Dir.mktmpdir("rackbench-decision") do |tmp|
   # 1. A/A
   aa = (1..runs).map do |i|
     d = rps_decision(run(File.join(tmp, "aa#{i}"), "-s", "puma x2:5 #a", "-s", "puma x2:5 #b", "-e", "/fibonacci/25",
-                         "-c", "8", "-r", rounds.to_s))
-    printf("A/A %2d: %-10s ratio %.3f [%.3f-%.3f]\n", i, d["outcome"], d["ratio"], d["ci_low"], d["ci_high"])
+                         "-c", "8", "--decide", "--max-rounds", rounds.to_s))
+    printf("A/A %2d: %-10s ratio %.3f [%.3f-%.3f] after %d rounds\n", i, d["outcome"], d["ratio"], d["ci_low"], d["ci_high"], d["rounds"])
     d
   end
   false_calls = aa.count { |d| %w[faster slower].include?(d["outcome"]) }
+  known_rounds = 0
 
   # 2. Known difference (x1:11 serves 1.10x x1:10's req/s by construction)
   known = (1..runs).map do |i|
-    doc = run(File.join(tmp, "kd#{i}"), "-s", "puma x1:10", "-s", "puma x1:11", "-e", "/pause/0.05", "-c", "16", "-r", rounds.to_s)
+    doc = run(File.join(tmp, "kd#{i}"), "-s", "puma x1:10", "-s", "puma x1:11", "-e", "/pause/0.05", "-c", "16",
+              "--decide", "--max-rounds", rounds.to_s)
     d = rps_decision(doc)
     # A is the faster in the cell's ranking: x1:11 faster means A = x1:11 and B "slower" by ~9%.
     right = d["a"] == "puma x1:11" && d["outcome"] == "slower"
+    known_rounds += d["rounds"]
     printf("known %2d: A %-10s B %-10s %-10s B/A %.3f [%.3f-%.3f]%s\n", i, d["a"], d["b"], d["outcome"], d["ratio"],
            d["ci_low"], d["ci_high"], right ? "" : "  (not decided right)")
     right
@@ -86,7 +92,7 @@ Dir.mktmpdir("rackbench-decision") do |tmp|
   # 3. Time and width: one A/A run with as many rounds as fit in MINUTES
   # (from the A/A runs' pace), read back round by round: the interval after
   # the first k rounds, and when it first reaches +-3%.
-  per_round = (Rackbench::Clock.now - started) / (2 * runs * rounds) # both phases so far: runs x rounds each
+  per_round = (Rackbench::Clock.now - started) / (aa.sum { |d| d["rounds"] } + known_rounds) # both phases so far
   big = [(minutes * 60 / per_round).floor, 3].max
   doc = run(File.join(tmp, "width"), "-s", "puma x2:5 #a", "-s", "puma x2:5 #b", "-e", "/fibonacci/25", "-c", "8",
             "-r", big.to_s)
@@ -139,7 +145,7 @@ Dir.mktmpdir("rackbench-decision") do |tmp|
   cv = ->(xs) { Rackbench::Stats::Summary.of(xs).cv.to_f * 100 }
 
   puts
-  puts "=== bench/decision.rb: #{runs} runs of #{rounds} rounds each, #{((Rackbench::Clock.now - started) / 60).round(1)} min in all"
+  puts "=== bench/decision.rb: #{runs} runs of run --decide --max-rounds #{rounds} each, #{((Rackbench::Clock.now - started) / 60).round(1)} min in all"
   printf("A/A (puma x2:5 #a/#b, /fibonacci/25 c=8): faster/slower in %d of %d runs = %.0f%% (target <= 5%%); " \
          "outcomes %s\n", false_calls, runs, 100.0 * false_calls / runs, aa.map { |d| d["outcome"] }.tally)
   printf("known difference (puma x1:11 vs x1:10, /pause/0.05 c=16, true ratio 1.10): decided right in %d of %d = %.0f%% " \

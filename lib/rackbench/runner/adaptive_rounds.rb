@@ -35,7 +35,7 @@ module Rackbench
         loop do
           decisions = Stats::Decisions.for_run(@store.trials, margin: @config[:margin], looks: looks)
           open = decisions.open_neighbours
-          return @listener.note("--decide: every neighbouring pair is decided after #{rep} rounds#{invalid(decisions)}") if open.empty?
+          return settled(decisions, rep) if open.empty?
 
           why = stop_reason(rep, last)
           return undecided(open, rep, why) if why
@@ -49,6 +49,15 @@ module Rackbench
       end
 
       private
+
+      def settled(decisions, rep)
+        rounds = "#{rep} #{rep == 1 ? 'round' : 'rounds'}"
+        if decisions.entries.none? { |e| e.metric == "rps" }
+          return @listener.note("--decide: no pair of valid cells to decide after #{rounds}#{invalid(decisions)}")
+        end
+
+        @listener.note("--decide: every neighbouring pair is decided after #{rounds}#{invalid(decisions)}")
+      end
 
       # Cells not valid are never decided, and more rounds would not make them so.
       def invalid(decisions)

@@ -16,8 +16,12 @@ module Rackbench
     #           per boot), floored at 0: the part a new boot adds
     # and Kalibera & Jones's optimal takes per boot,
     #   k* = ceil(sqrt((c_boot / c_take) * (s_w^2 / s_b^2))),
-    # with c_boot what a boot costs before its first take (boot and warm-up
-    # seconds) and c_take what a take costs (its duration and cool-down);
+    # with c_boot what a boot costs before its first take (its boot seconds
+    # and a warm-up for each endpoint it serves) and c_take what one more
+    # take per boot costs: a take repeats every endpoint x level of the boot
+    # (run --per-boot K takes each cell K times on each boot), so it is that
+    # many trials' duration and cool-down, not one (costed per cell, the
+    # quick plan's 8 cells a boot made k* about sqrt(8) too large);
     # capped at MAX_TAKES (s_b^2 = 0: boots add nothing measurable, so takes
     # are the cheaper). Needs 2 boots of at least 2 takes each.
     # Limits: few boots make s_b^2 itself uncertain (3 boots: a factor of 2
@@ -35,15 +39,24 @@ module Rackbench
 
       module_function
 
-      # cells: Stats::Cells#cells; costs: ->(setup) { [c_boot, c_take] } in seconds.
+      # cells: Stats::Cells#cells; costs: ->(setup) { [boot s, warm-up s per
+      # endpoint, s per trial] } (BootVariance.costs). Each boot of a setup
+      # serves that setup's cells here: their count prices a take.
       def of(cells, costs)
+        per_setup = cells.group_by(&:setup)
         cells.filter_map do |cell|
           boots = cell.trials.filter_map { |t| Array(t["take_rps"]).select { |v| v.is_a?(Numeric) && v.positive? } }
                       .select { |takes| takes.size >= 2 }
           next if boots.size < 2
 
-          split(cell, boots, costs.call(cell.setup))
+          mine = per_setup.fetch(cell.setup)
+          split(cell, boots, boot_costs(costs.call(cell.setup), mine.size, mine.map(&:endpoint).uniq.size))
         end
+      end
+
+      # [c_boot, c_take] of a boot serving `cells` cells over `endpoints` endpoints.
+      def boot_costs((boot_s, warmup_s, trial_s), cells, endpoints)
+        [boot_s + warmup_s * endpoints, trial_s * cells]
       end
 
       def split(cell, boots, (c_boot, c_take))
@@ -57,18 +70,18 @@ module Rackbench
                  best_takes: best_takes(within, between, c_boot, c_take))
       end
 
-      # What a boot and a take cost here, from a run's own rows:
-      # ->(setup) { [seconds a boot costs before its first take (its mean
-      # boot_s in setups.jsonl plus the warm-up), seconds a take costs
-      # (duration plus cool-down)] }. setups: setups.jsonl rows; config:
-      # meta.json's (string keys) or a Config (symbol keys).
+      # What a boot and a trial cost here, from a run's own rows:
+      # ->(setup) { [its mean boot_s in setups.jsonl, the warm-up before an
+      # endpoint's first trial, a trial's duration plus cool-down] }.
+      # setups: setups.jsonl rows; config: meta.json's (string keys) or a
+      # Config (symbol keys).
       def costs(setups, config)
         get = ->(k) { config[k.to_s] || config[k.to_sym] }
         warmup = get.call(:warmup).is_a?(Numeric) ? get.call(:warmup) : 0.0
         take = get.call(:duration).to_f + get.call(:cooldown).to_f
         boot_s = setups.select { |s| s["status"] == "ok" && s["boot_s"].is_a?(Numeric) }.group_by { |s| s["setup"] }
                        .transform_values { |rows| rows.sum { |r| r["boot_s"] } / rows.size }
-        ->(setup) { [boot_s.fetch(setup, 0.0) + warmup, take] }
+        ->(setup) { [boot_s.fetch(setup, 0.0), warmup, take] }
       end
 
       def sample_var(xs)

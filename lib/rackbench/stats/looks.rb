@@ -46,14 +46,23 @@ module Rackbench
       # decide anything, so spending there would be spending for nothing.
       FIRST = 3
 
-      attr_reader :first, :max
+      # The spending functions (the share of the rate spent by t = n / N):
+      # :pocock, the default, ln(1 + (e - 1) t); :obrien_fleming, Lan &
+      # DeMets's O'Brien-Fleming type, 2 - 2 Phi(z(1 - rate/2) / sqrt(t)), as
+      # a share of the rate. bench/decision_replay.rb measures both.
+      SPENDINGS = %i[pocock obrien_fleming].freeze
+      Z_975 = 1.959963984540054 # the normal quantile at 1 - 0.05 / 2
+
+      attr_reader :first, :max, :spending
 
       # One look at whatever number of rounds there is.
       def self.fixed = new(first: nil, max: nil)
 
       # Looks after every round from `first` (at least FIRST) to `max`.
-      def self.sequential(first:, max:)
-        new(first: [first.to_i, FIRST].max, max: max.to_i)
+      def self.sequential(first:, max:, spending: :pocock)
+        raise ArgumentError, "spending: one of #{SPENDINGS.join(', ')}" unless SPENDINGS.include?(spending)
+
+        new(first: [first.to_i, FIRST].max, max: max.to_i, spending: spending)
       end
 
       # A run's design from its configuration (meta.json's "config", string
@@ -66,13 +75,16 @@ module Rackbench
 
         max = Integer(get.call(:max_rounds).to_s, 10, exception: false)
         first = Integer(get.call(:repeat).to_s, 10, exception: false) || 1
+        # Not a flag: bench/decision_replay.rb sets it to measure the other function.
+        spending = SPENDINGS.find { |s| s.to_s == get.call(:spending).to_s } || :pocock
         # Planned rounds at or past --max-rounds: --decide adds none, one look.
-        max && max >= FIRST && first < max ? sequential(first: first, max: max) : fixed
+        max && max >= FIRST && first < max ? sequential(first: first, max: max, spending: spending) : fixed
       end
 
-      def initialize(first:, max:)
+      def initialize(first:, max:, spending: :pocock)
         @first = first
         @max = max
+        @spending = spending
       end
 
       def sequential? = !@max.nil?
@@ -92,24 +104,35 @@ module Rackbench
         sequential? ? (@first..[n, @max].min).to_a : [n]
       end
 
-      # Pocock-type spending (Lan & DeMets 1983): ln(1 + (e - 1) t).
+      # The share of the rate spent by t (0..1), by the design's function.
       def spend(t)
-        Math.log(1 + (Math::E - 1) * t.clamp(0.0, 1.0))
+        t = t.clamp(0.0, 1.0)
+        return Math.log(1 + (Math::E - 1) * t) if @spending == :pocock
+        return 0.0 if t.zero?
+
+        # 2 - 2 Phi(z / sqrt(t)) = erfc(z / sqrt(2 t)), over the rate 0.05.
+        Math.erfc(Z_975 / Math.sqrt(2 * t)) / 0.05
       end
 
       def to_h
         return { "design" => "fixed", "looks" => 1 } unless sequential?
 
-        { "design" => "alpha spending", "spending" => SPENDING, "first_look" => @first, "max_rounds" => @max }
+        { "design" => "alpha spending", "spending" => words, "first_look" => @first, "max_rounds" => @max }
       end
 
-      SPENDING = "Lan & DeMets's Pocock-type alpha spending, ln(1 + (e - 1) n/N), a look after every round from " \
-                 "round #{FIRST}, each look's intervals at its share of the rate (the union bound over looks)".freeze
+      WORDS = {
+        pocock: "Lan & DeMets's Pocock-type alpha spending, ln(1 + (e - 1) n/N)",
+        obrien_fleming: "Lan & DeMets's O'Brien-Fleming-type alpha spending, 2 - 2 Phi(1.96 / sqrt(n/N))"
+      }.freeze
+
+      def words
+        "#{WORDS.fetch(@spending)}, each look's intervals at its share of the rate (the union bound over looks)"
+      end
 
       def describe
         return "one look at the rounds measured" unless sequential?
 
-        "a look after every round from #{@first} to #{@max} (--max-rounds): #{SPENDING}"
+        "a look after every round from #{@first} to #{@max}: #{words}"
       end
     end
   end

@@ -31,15 +31,13 @@ class TakesChoiceTest < Minitest::Test
     assert_match(/median of 2 cell\(s\)' best takes per boot \(1, 1\)/, choice.reason)
   end
 
-  # A boot costing 16 takes: k = ceil(sqrt(16 x within / between)).
+  # A boot costing 16 takes: k = ceil(sqrt(16 x within / between)), by hand:
+  # each boot's takes 10% apart: within = ln(1.1)^2 / 2 = 0.0045421; the
+  # boots' means 20% apart: var = ln(1.2)^2 / 2 = 0.0166199, between =
+  # 0.0166199 - 0.0045421 / 2 = 0.0143489; sqrt(16 x 0.31655) = 2.25: 3.
   def test_a_dear_boot_chooses_kalibera_and_jones_takes
     boots = { "a" => [[100.0, 110.0], [120.0, 132.0]] }
-    bv = Rackbench::Stats::BootVariance
-    v = bv.of(Rackbench::Stats::Cells.new(store(boots, boot_s: 32.0).trials).cells, ->(_) { [32.0, 2.0] }).first
-    expected = bv.best_takes((v.within_pct / 100)**2, (v.between_pct / 100)**2, 32.0, 2.0)
-    assert_operator expected, :>, 1, "a boot dearer than its takes calls for more than one"
-    assert_equal expected.clamp(1, Rackbench::Runner::TakesChoice::MAX),
-                 Rackbench::Runner::TakesChoice.call(store(boots, boot_s: 32.0), CONFIG).takes
+    assert_equal 3, Rackbench::Runner::TakesChoice.call(store(boots, boot_s: 32.0), CONFIG).takes
   end
 
   def test_takes_that_vary_while_boots_agree_choose_at_most_max

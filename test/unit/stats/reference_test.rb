@@ -18,7 +18,7 @@ class StatsReferenceTest < Minitest::Test
   end
 
   def test_the_source_is_named
-    assert_match(/\AR \d+\.\d+\.\d+: stats::t.test and stats::qt/, REFERENCE["source"])
+    assert_match(/\AR \d+\.\d+\.\d+: stats::t.test, stats::qt and stats::aov/, REFERENCE["source"])
   end
 
   def test_intervals_match_r_at_each_designs_confidence
