@@ -20,8 +20,9 @@
 #    each: see its "made" field). The full run's decision (one look, all the
 #    rounds) stands as the truth; --decide is replayed through AdaptiveRounds
 #    on RUNS random orders of the rounds, and the decisions that contradict
-#    the truth are counted (equivalent against decided apart, or a direction
-#    against the other).
+#    the truth are counted: equivalent against decided apart, a direction
+#    against the other, or an interval that does not meet the full run's
+#    (the two cannot both hold).
 #
 #   bundle exec ruby -Ilib bench/decision_replay.rb [RUNS]   (default 2000; about 6 minutes)
 #
@@ -56,14 +57,18 @@ def round_trials(round, (a, b))
 end
 
 # The req/s decision of B against A (flipped when the ranking put B first).
-def outcome(trials, looks)
+def outcome(trials, looks) = decision(trials, looks).first
+
+# [outcome, low, high] of B/A: the outcome and the interval it was read from.
+def decision(trials, looks)
   e = Rackbench::Stats::Decisions.for_run(trials, margin: MARGIN, looks: looks).entries.find { |x| x.metric == "rps" }
-  return :none unless e
+  return [:none, 0.0, Float::INFINITY] unless e
 
-  o = e.decision.outcome
-  return o if e.a == "A"
+  d = e.decision
+  return [d.outcome, d.ci_low, d.ci_high] if e.a == "A"
 
-  { higher: :lower, lower: :higher, direction_higher: :direction_lower, direction_lower: :direction_higher }.fetch(o, o)
+  flipped = { higher: :lower, lower: :higher, direction_higher: :direction_lower, direction_lower: :direction_higher }
+  [flipped.fetch(d.outcome, d.outcome), 1 / d.ci_high, 1 / d.ci_low]
 end
 
 # The product's own --decide loop over pre-drawn rounds.
@@ -89,7 +94,8 @@ class Feed
     Rackbench::Runner::AdaptiveRounds.new(plan: Plan.new(config), store: store, listener: Quiet.new, started: Rackbench::Clock.now)
                                      .call { |rep| @trials.concat(round_trials(rep, @rounds[rep - 1])) }
     looks = Rackbench::Stats::Looks.sequential(first: repeat, max: config[:max_rounds], spending: spending)
-    [outcome(@trials, looks), @trials.size / 2]
+    o, low, high = decision(@trials, looks)
+    [o, @trials.size / 2, low, high]
   end
 end
 
@@ -158,21 +164,26 @@ puts "2. Replay of real rounds (#{data['made']}; #{RUNS} random orders each, --d
 replay_rng = Random.new(7)
 data["runs"].each do |name, run|
   rounds = run["rounds"]
-  full = outcome(rounds.each_with_index.flat_map { |r, i| round_trials(i + 1, r) }, Rackbench::Stats::Looks.fixed)
-  contradicts = lambda do |o|
+  full, full_low, full_high = decision(rounds.each_with_index.flat_map { |r, i| round_trials(i + 1, r) }, Rackbench::Stats::Looks.fixed)
+  contradicts = lambda do |o, low, high|
+    return true if high < full_low || low > full_high
+
     case full
-    when :equivalent then %i[higher lower direction_higher direction_lower].include?(o)
-    when :higher, :direction_higher then %i[lower direction_lower equivalent].include?(o) || (full == :higher && o == :equivalent)
-    when :lower, :direction_lower then %i[higher direction_higher equivalent].include?(o) || (full == :lower && o == :equivalent)
-    else false # the full run undecided: only a claim against it could contradict, and it makes none
+    when :equivalent then %i[higher lower].include?(o)
+    when :higher then %i[lower direction_lower equivalent].include?(o)
+    when :direction_higher then %i[lower direction_lower].include?(o)
+    when :lower then %i[higher direction_higher equivalent].include?(o)
+    when :direction_lower then %i[higher direction_higher].include?(o)
+    else false
     end
   end
   Rackbench::Stats::Looks::SPENDINGS.each do |spending|
     results = Array.new(RUNS) { Feed.new(rounds.shuffle(random: replay_rng)).call(1, spending) }
-    bad = results.count { |o, _| contradicts.call(o) }
+    bad = results.count { |o, _, low, high| contradicts.call(o, low, high) }
     decided = results.count { |o, _| %i[higher lower equivalent].include?(o) }
-    puts format("  %-4s %s (%d rounds; all of them: %s): --decide %-15s %s contradict it, %s decided, mean %.1f rounds",
-                name, run["label"], rounds.size, full, spending, pct(bad, RUNS), pct(decided, RUNS), results.sum { |_, n| n } / RUNS.to_f)
+    puts format("  %-4s %s (%d rounds; all of them: %s, 95%% CI %.3f-%.3f): --decide %-15s %s contradict it, %s decided, " \
+                "mean %.1f rounds", name, run["label"], rounds.size, full, full_low, full_high, spending, pct(bad, RUNS),
+                pct(decided, RUNS), results.sum { |_, n| n } / RUNS.to_f)
   end
 end
 puts format("(%.0f s)", Rackbench::Clock.now - started)
