@@ -145,6 +145,11 @@ class FaultInputTest < Minitest::Test
     "margin of zero" => [%w[run --margin 0], /--margin must be a percentage above 0 and below 100/],
     "decide one setup" => [["run", "--decide", "-s", "puma x1:2"], /--decide compares setups: give 2 or more/],
     "one max round" => [%w[run --max-rounds 1], /--max-rounds must be a whole number of 2 or more/],
+    # Issue 32: a stopping design that cannot decide anything within --max-rounds.
+    "decide in two rounds" => [["run", "--decide", "-s", "puma x1:2", "-s", "puma x1:4", "--max-rounds", "2"],
+                               /--max-rounds 2 cannot reach a decision under --decide's stopping rule .*: give --max-rounds 3 or more/],
+    "decide at a 0.5% margin in three" => [["run", "--decide", "-s", "puma x1:2", "-s", "puma x1:4", "--margin", "0.5", "--max-rounds", "3"],
+                                           /--max-rounds 3 cannot reach a decision .*: give --max-rounds \d+ or more/],
     # Issue 28: --tls with a setup that cannot serve it, or with h2load.
     "tls on unicorn" => [["run", "--tls", "-s", "unicorn x2"], /--tls: unicorn x2: Unicorn serves no TLS .*-s "unicorn x2 behind nginx"/],
     "tls behind thruster" => [["run", "--tls", "-s", "puma x2:5 behind thruster"], /Thruster serves TLS only with a certificate it obtains from Let's Encrypt/],
