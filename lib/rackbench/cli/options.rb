@@ -65,8 +65,10 @@ module Rackbench
               default: :config
       declare :seed, "--seed N", "random seed of the rounds' setup orders", rule: "drawn, and stored in meta.json"
       declare :decide, "--decide", "add rounds until every pair of neighbours in each cell's req/s ranking is decided " \
-                                   "(faster, slower or equivalent), up to --max-rounds and --time-budget", parse: ->(_) { true }
-      declare :max_rounds, "--max-rounds N", "with --decide: rounds at most", default: :config
+                                   "(faster, slower or equivalent), up to --max-rounds and --time-budget; each look " \
+                                   "(after every round from round 3) spends a share of the 5% rate, so stopping at " \
+                                   "the first decision keeps it", parse: ->(_) { true }
+      declare :max_rounds, "--max-rounds N", "with --decide: rounds at most (the looks share the rate up to it)", default: :config
       declare :decide_time, "--time-budget TIME", "with --decide: add no round after this long (from the run's start): " \
                                                   "15m, 900s", rule: "15m", parse: ->(v) { Units.seconds(v, min: 1) }
       declare :margin, "--margin PERCENT", "equivalence margin of the decisions between setups: within it is " \

@@ -161,7 +161,8 @@ module Rackbench
 
       def tally
         rps = @compare.rows.filter_map { |r| r.change("rps") }
-        parts = rps.map(&:outcome).tally.sort_by { |_, n| -n }.map { |word, n| "#{n} #{word}" }
+        words = rps.map { |ch| ch.outcome.sub(/\Adirection_(\w+)\z/, '\1 (size undecided)') }
+        parts = words.tally.sort_by { |_, n| -n }.map { |word, n| "#{n} #{word}" }
         one_run = @compare.only_a.size + @compare.only_b.size
         "req/s in #{rps.size} cell(s) compared: #{parts.empty? ? 'none' : parts.join(', ')}" \
           "#{one_run.positive? ? "; #{one_run} in one run only" : ''}."
