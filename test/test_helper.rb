@@ -7,6 +7,7 @@ require "rackbench/error"
 require "rackbench/suggest"
 require "rackbench/process_control/registry"
 require_relative "support/leak_check"
+require_relative "support/waits"
 
 module Rackbench
   # Helpers shared by tests.
@@ -73,4 +74,5 @@ module Rackbench
 end
 
 Minitest::Test.include(Rackbench::TestHelpers)
+Minitest::Test.include(Rackbench::Waits)
 Rackbench::LeakCheck.install

@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "open3"
 require_relative "../support/user_shell"
 
 # The README's two commands compose: a run made inside a clone (the default
@@ -11,7 +10,7 @@ require_relative "../support/user_shell"
 class LintAfterRunTest < Minitest::Test
   def test_lint_in_a_clone_ignores_what_a_run_wrote_there
     clone = File.join(tmpdir, "clone")
-    _out, err, st = Open3.capture3("git", "clone", "-q", Rackbench::UserShell::ROOT, clone)
+    _out, err, st = capture_with_timeout("git", "clone", "-q", Rackbench::UserShell::ROOT, clone, timeout: 120)
     assert st.success?, err
     shell = Rackbench::UserShell.new(clone)
     [[], ["--out", "runs/first"]].each do |out|
@@ -21,7 +20,10 @@ class LintAfterRunTest < Minitest::Test
     generated = Dir.glob(File.join(clone, "{rackbench-runs,runs}/**/*.rb"))
     assert_operator generated.size, :>=, 2, "the runs wrote the servers' config files (puma.rb, unicorn.rb)"
 
-    lint = ->(*args) { Open3.capture2e(shell.env, RbConfig.ruby, Gem.bin_path("bundler", "bundle"), "exec", *args, chdir: clone) }
+    lint = lambda do |*args|
+      out, err, st = capture_with_timeout(shell.env, RbConfig.ruby, Gem.bin_path("bundler", "bundle"), "exec", *args, chdir: clone, timeout: 300)
+      [out + err, st]
+    end
     # The generated files are not this project's style: RuboCop on them alone finds offenses ...
     text, = lint.call("rubocop", "--format", "simple", *generated)
     assert_match(/offenses? detected/, text)

@@ -3,7 +3,6 @@
 require "test_helper"
 require "digest"
 require "json"
-require "open3"
 require "securerandom"
 require_relative "../support/user_shell"
 require_relative "../support/rails_copy"
@@ -202,7 +201,7 @@ class RailsGuideTest < Minitest::Test
   # test's bundle, the app's own Gemfile found from there.
   def ruby_in(app, *args)
     env = ENV.keys.grep(Rackbench::UserShell::LEAKY).to_h { |k| [k, nil] }
-    out, err, status = Open3.capture3(env, RbConfig.ruby, *args, chdir: app, stdin_data: "")
+    out, err, status = capture_with_timeout(env, RbConfig.ruby, *args, chdir: app, timeout: 300)
     { ok: status.success?, out: out, err: err }
   end
 end

@@ -55,7 +55,7 @@ class ReadmeCommandsTest < Minitest::Test
   # holding the run's generated files, then that file's tests.
   def test_the_default_run_measures_every_installed_server
     clone = File.join(@cwd, "clone")
-    _out, err, st = Open3.capture3("git", "clone", "-q", Rackbench::UserShell::ROOT, clone)
+    _out, err, st = capture_with_timeout("git", "clone", "-q", Rackbench::UserShell::ROOT, clone, timeout: 120)
     assert st.success?, err
     shell = Rackbench::UserShell.new(clone, clone: true)
     setup_and_run, setup_and_test = readme_lines

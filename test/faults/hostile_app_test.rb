@@ -8,10 +8,11 @@ require_relative "fault_helper"
 class FaultHostileAppTest < Minitest::Test
   APP = File.expand_path("../fixtures/apps/hostile", __dir__)
 
-  # rackbench's peak resident memory while it runs (VmRSS polled, KiB).
-  def peak_rss_kib
+  # rackbench's peak resident memory while it runs (VmRSS polled, KiB),
+  # until it exits (at most `deadline` s).
+  def peak_rss_kib(deadline: 60)
     peak = 0
-    until @rb.exited?
+    wait_until(deadline: deadline, what: "rackbench to exit (peak RSS polled meanwhile)") do
       rss = begin
         File.read("/proc/#{@rb.pid}/status")[/^VmRSS:\s+(\d+)/, 1].to_i
       rescue Errno::ENOENT, Errno::ESRCH
@@ -19,7 +20,7 @@ class FaultHostileAppTest < Minitest::Test
       end
       peak = [peak, rss].max
       @rb.descendants
-      sleep 0.05
+      @rb.exited?
     end
     peak
   end

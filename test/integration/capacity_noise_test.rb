@@ -27,7 +27,9 @@ class CapacityNoiseTest < Minitest::Test
     dir = File.join(tmpdir, "cap")
     status, _, err = run_cli("capacity", "--setup", "puma x1:2", "--endpoint", "/hello", "--loop", "closed",
                              "--max-levels", "1", "-d", "1", "--warmup", "0", "-o", dir)
-    assert_includes [0, 1], status, err # one level may not reach a knee; the warning is what is tested
+    # A knee is missing only where a setup failed to boot or verify
+    # (Search::Capacity#call); foreign load is warned of, not a failure.
+    assert_equal 0, status, err
     warning = err.lines.find { |l| l.include?("the machine is not quiet") }
     refute_nil warning, err
     assert_match(/other processes used \d+% of a core over \d\.\d s: .*\bruby\b/, warning)

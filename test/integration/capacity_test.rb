@@ -12,14 +12,34 @@ class CapacityIntegrationTest < Minitest::Test
     assert_equal 0, status, err
     rows = File.readlines(File.join(dir, "capacity.jsonl")).map { |l| JSON.parse(l) }
     knee = rows.find { |r| r["type"] == "knee" }
+    levels = rows.select { |r| r["type"] == "level" }
+    assert_bracketed(levels, knee["open"])
     assert_in_delta 100.0, knee.dig("open", "pass"), 20.0, "2 workers / 0.02 s = 100 req/s"
     assert_operator knee.dig("open", "fail"), :>, knee.dig("open", "pass")
-    levels = rows.select { |r| r["type"] == "level" }
-    assert_operator levels.size, :<=, 6
     trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
-    assert_operator trials.size, :>=, levels.size, "every measured level is stored as a trial"
+    assert_equal levels.flat_map { |l| l["trials"] }.sort, trials.map { |t| t["key"] }.sort, "every measured level is stored as a trial"
+    rates = levels.to_h { |l| [l["level"], l["trials"]] }
+    assert(trials.all? { |t| rates.fetch(t["rate"], []).include?(t["key"]) }, "each trial at its level's rate")
     assert(trials.all? { |t| t["loop"] == "open" && t["rate"] })
     assert_match(/unicorn x2 on \/pause\/0.02:\n  open loop: sustains [\d.]+ req\/s within p99 500 ms/, out)
+  end
+
+  # Doubling, then bisection (Search::Knee): each level measured lies above
+  # every level that passed before it and below every one that failed, the
+  # knee is the last bracket, and the search stopped at 10% precision or at
+  # --max-levels 6.
+  def assert_bracketed(levels, knee)
+    levels.each_with_index do |l, i|
+      before = levels.first(i)
+      above = before.select { |b| b["pass"] }.map { |b| b["level"] }.max
+      below = before.reject { |b| b["pass"] }.map { |b| b["level"] }.min
+      assert_operator l["level"], :>, above, "level #{i + 1} below a passed one: #{levels.map { |x| [x['level'], x['pass']] }}" if above
+      assert_operator l["level"], :<, below, "level #{i + 1} above a failed one: #{levels.map { |x| [x['level'], x['pass']] }}" if below
+    end
+    pass = levels.select { |l| l["pass"] }.map { |l| l["level"] }.max
+    fail = levels.reject { |l| l["pass"] }.map { |l| l["level"] }.min
+    assert_equal [pass, fail], knee.values_at("pass", "fail"), "the knee is the last bracket"
+    assert(fail <= pass * 1.1 || levels.size == 6, "stopped at 10% (#{pass}..#{fail}) or at 6 levels (#{levels.size})")
   end
 
   # The default loops (no --loop: closed, then open) to the end, with

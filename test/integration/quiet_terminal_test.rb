@@ -2,7 +2,6 @@
 
 require "test_helper"
 require "bundler"
-require "open3"
 
 # rackbench as a user starts it, from a directory of their own: nothing on
 # stderr but what rackbench means to say. A Ruby or Bundler warning here
@@ -15,7 +14,7 @@ class QuietTerminalTest < Minitest::Test
   def rackbench(*argv)
     Bundler.with_unbundled_env do
       env = { "BUNDLE_GEMFILE" => File.join(ROOT, "Gemfile") }
-      out, err, status = Open3.capture3(env, "bundle", "exec", File.join(ROOT, "exe", "rackbench"), *argv, chdir: tmpdir)
+      out, err, status = capture_with_timeout(env, "bundle", "exec", File.join(ROOT, "exe", "rackbench"), *argv, chdir: tmpdir, timeout: 120)
       [status.exitstatus, out, err]
     end
   end

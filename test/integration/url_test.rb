@@ -2,7 +2,6 @@
 
 require "test_helper"
 require "json"
-require "open3"
 require "rbconfig"
 require "rackbench/server"
 require "rackbench/process_control/server_instance"
@@ -19,7 +18,7 @@ class UrlIntegrationTest < Minitest::Test
   EXE = File.expand_path("../../exe/rackbench", __dir__)
 
   def rackbench(*argv)
-    out, err, status = Open3.capture3(RbConfig.ruby, EXE, *argv)
+    out, err, status = capture_with_timeout(RbConfig.ruby, EXE, *argv, timeout: 120)
     [status.exitstatus, out, err]
   end
 

@@ -9,6 +9,7 @@ require "rackbench/load/result"
 #   engine  -> the engine under test
 #   url     -> a URL a healthy server answers (127.0.0.1 only)
 # and may define:
+#   engine_without_program       the engine with its program missing
 #   around_contract_run { ... }  e.g. start a server, yield, stop it in ensure
 #   contract_duration            seconds of load (default 1)
 #   contract_concurrency         connections (default 2)
@@ -55,8 +56,24 @@ module EngineContract
     assert_match(/\A[a-z][a-z0-9_-]*\z/, engine.name)
   end
 
-  def test_contract_is_available
+  # available? answers for the program, not always yes: the engine that
+  # ran here says so, and the same engine whose program is missing says
+  # not, has no version, and refuses to run with an Error (one line).
+  def test_contract_is_available_only_where_its_program_is
     assert engine.available?, "#{engine.name} should be available for this test"
+    missing = engine_without_program
+    refute missing.available?, "#{engine.name} without its program should not be available"
+    assert_nil missing.version
+    e = assert_raises(Rackbench::Error) do
+      missing.run(url: "http://127.0.0.1:9/", duration: 1, log_path: File::NULL, **contract_load)
+    end
+    refute_includes e.message, "\n", "one line: #{e.message}"
+  end
+
+  # The engine under test with its program missing (an engine driving an
+  # external program takes binary:; another engine overrides this).
+  def engine_without_program
+    engine.class.new(binary: File.join(Dir.tmpdir, "rackbench-no-such-dir", engine.name))
   end
 
   def test_contract_version_is_a_dotted_number

@@ -23,6 +23,7 @@ module Rackbench
     # error in the thread, and at exit, so nothing stays frozen.
     class Staller
       Stall = Struct.new(:started_at, :ended_at, :pids, keyword_init: true)
+      JOIN_S = 10
 
       attr_reader :stalls
 
@@ -55,14 +56,20 @@ module Rackbench
       end
 
       # Ends the stalling and continues every process it stopped. Idempotent.
+      # The thread wakes at once (a pause ends early); one that has not ended
+      # JOIN_S seconds later (its signalling hung) is killed and said so.
       def stop
         @lock.synchronize do
           @running = false
           @wake.broadcast
         end
-        @thread&.join
-        continue_all
+        unless @thread.nil? || @thread.join(JOIN_S)
+          @thread.kill
+          raise Error, "the staller's thread did not end within #{JOIN_S} s of stop (its signalling hung)"
+        end
         @stalls
+      ensure
+        continue_all
       end
 
       def stalled?

@@ -3,7 +3,6 @@
 require_relative "../stats/cells"
 require_relative "../stats/metrics"
 require_relative "../stats/interval"
-require_relative "../stats/welch"
 require_relative "../stats/decisions"
 
 module Rackbench

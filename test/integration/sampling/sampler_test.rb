@@ -63,8 +63,9 @@ class SamplerIntegrationTest < Minitest::Test
     truth = 100.0 * (run_ns(child.pid) - ns) / 1e9 / (Rackbench::Clock.now - wall)
     measured = summary.cpu_pct("client")
     assert_in_delta truth, measured, 10, "scheduler says #{truth.round(1)}%; samples: #{summary.series.inspect}"
-    # A machine busy with other work may not give the loop a whole core; then only the above holds.
-    assert_includes 80.0..110.0, measured if truth >= 90
+    # (The scheduler's figure is at most one core for this one thread, so
+    # the 10-point band above also bounds the reading by 110%; a machine busy
+    # with other work lowers the truth and the reading with it.)
     assert_in_delta measured / (100.0 * Etc.nprocessors), summary.to_h["cpu"]["client_machine_share"], 0.001
   ensure
     sampler&.stop

@@ -52,7 +52,7 @@ class InterruptsTest < Minitest::Test
   def test_a_second_signal_during_a_slow_stop_kills_the_group_instead_of_raising
     child = Rackbench::ProcessControl::Child.spawn([RbConfig.ruby, "-e", 'trap("TERM") {}; puts :ready; $stdout.flush; sleep 60'],
                                                    log_path: File.join(tmpdir, "child.log"))
-    sleep 0.05 until File.read(child.log_path).include?("ready")
+    wait_until(deadline: 10, what: "the child to print ready") { File.read(child.log_path).include?("ready") }
     elapsed = nil
     assert_raises(Rackbench::Interrupted) do
       guard do

@@ -3,6 +3,7 @@
 require "test_helper"
 require "stringio"
 require "rackbench/cli"
+require "rackbench/cli/capacity"
 
 # Options are declared once (CLI::Options): --help shows each default from
 # its declaration and a command offers only the options it uses.
@@ -44,11 +45,15 @@ class CliOptionsTest < Minitest::Test
     assert_match(/\(default 0\)$/, line(text, "--cooldown"))
     assert_match(/\(default 500ms\)$/, line(text, "--slo-p99"))
     assert_match(%r{rackbench-runs/capacity-<timestamp>}, line(text, "--out"))
-    values = {}
-    parser = OptionParser.new { |o| Rackbench::CLI::Options.define(o, values, %i[cooldown slo_p99], defaults: { cooldown: "0", slo_p99: "500ms" }) }
-    parser.parse!(%w[--slo-p99 2s])
-    assert_equal "0", values[:cooldown]
-    assert_equal 2000.0, values[:slo_p99], "the command line wins over the command's default"
+    # What the capacity command itself parses (its own parser and defaults),
+    # as the plan's configuration takes it.
+    command = Rackbench::CLI::CapacityCommand.new(out: StringIO.new, err: StringIO.new, env: {})
+    given = command.send(:options, %w[--slo-p99 2s -e /hello])
+    assert_equal 2000.0, given[:slo_p99], "the command line wins over the command's default"
+    plain = command.send(:options, %w[-e /hello])
+    assert_equal 500.0, plain[:slo_p99], "the default the help shows is the one applied"
+    config = Rackbench::Config.build(plain.except(*Rackbench::CLI::CapacityCommand::SEARCH))
+    assert_equal [0.0, 1.0], config.values_at(:cooldown, :warmup), "capacity's cool-down and warm-up defaults, applied"
   end
 
   def test_capacity_offers_no_option_it_ignores

@@ -16,6 +16,10 @@ class FakeEngineTest < Minitest::Test
     "http://127.0.0.1:9/"
   end
 
+  def engine_without_program
+    Rackbench::Load::Fake.new(available: false)
+  end
+
   def test_results_follow_the_parameters
     result = run_fake(Rackbench::Load::Fake.new(rps: 200, latency_ms: 2.0, errors: { status: 3 }),
                       concurrency: 4, duration: 2.5)

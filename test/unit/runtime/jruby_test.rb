@@ -48,14 +48,20 @@ class JrubySetupTest < Minitest::Test
 
   def test_a_missing_or_broken_home_or_java_is_one_line_saying_what_to_do
     Dir.mktmpdir do |dir|
+      # A Java that answers `java -version` as OpenJDK 17 does, so the JRuby
+      # home is judged here whether or not this machine has Java.
+      java = File.join(dir, "java")
+      File.write(java, "#!/bin/sh\necho 'openjdk version \"17.0.15\" 2025-04-15' >&2\n")
+      File.chmod(0o755, java)
       home = File.join(dir, "home")
-      rt = Rackbench::Runtime::Jruby.new(home: home, gem_home: File.join(dir, "gems"))
-      assert_match(/JRuby is not installed \(.*home is missing\): point RACKBENCH_JRUBY_HOME at a JRuby home/, rt.problem) if rt.java_version
-      own = Rackbench::Runtime::Jruby.new(home: File.join(Rackbench::Runtime::Jruby::ROOT, "no-such-version"))
-      assert_match(%r{JRuby is not installed \(.*no-such-version is missing\): run bin/setup}, own.problem) if own.java_version
+      rt = Rackbench::Runtime::Jruby.new(home: home, gem_home: File.join(dir, "gems"), java: java)
+      assert_equal "17.0.15", rt.java_version
+      assert_match(/JRuby is not installed \(.*home is missing\): point RACKBENCH_JRUBY_HOME at a JRuby home/, rt.problem)
+      own = Rackbench::Runtime::Jruby.new(home: File.join(Rackbench::Runtime::Jruby::ROOT, "no-such-version"), java: java)
+      assert_match(%r{JRuby is not installed \(.*no-such-version is missing\): run bin/setup}, own.problem)
       FileUtils.mkdir_p(File.join(home, "bin"))
       File.write(File.join(home, "bin", "jruby"), "#!/bin/sh\n")
-      assert_match(%r{incomplete \(no lib/jruby.jar, bin/.jruby.module_opts\)}, rt.problem) if rt.java_version
+      assert_match(%r{incomplete \(no lib/jruby.jar, bin/.jruby.module_opts\)}, rt.problem)
       no_java = Rackbench::Runtime::Jruby.new(home: home, java: File.join(dir, "no-java"))
       assert_equal "Java is not installed (JRuby runs on it): run apt-get install -y openjdk-17-jre-headless", no_java.problem
       e = assert_raises(Rackbench::UsageError) { no_java.check! }

@@ -19,11 +19,18 @@ class LockTest < Minitest::Test
   end
 
   def test_the_lock_is_free_again_once_released
-    store = RunDir.create(File.join(tmpdir, "run"))
+    store = RunDir.create(File.join(tmpdir, "run"), command: "rackbench run --out run")
     store.write_meta("plan" => {})
+    refute_nil Rackbench::Store::Lock.busy(store.path), "held while the first writer writes"
     store.unlock
+    assert_nil Rackbench::Store::Lock.busy(store.path), "released: no writer named"
     other = RunDir.open(store.path).lock!("rackbench run --resume")
-    other.unlock
+    assert_equal "#{Process.pid}\nrackbench run --resume\n", File.read(File.join(store.path, Rackbench::Store::Lock::FILE)),
+                 "the new writer names itself"
+    assert(File.open(File.join(store.path, Rackbench::Store::Lock::FILE)) { |f| !f.flock(File::LOCK_EX | File::LOCK_NB) },
+           "the new writer holds the lock")
+  ensure
+    other&.unlock
   end
 
   def test_a_killed_holder_leaves_no_lock_behind

@@ -50,7 +50,8 @@ class ProcStatHandlesTest < Minitest::Test
     handles = Stat::Handles.new
     child = Rackbench::ProcessControl::Child.spawn([RbConfig.ruby, "-e", "x = 0; loop { x += 1 }"])
     first = handles.read(child.pid)
-    sleep 0.1 until Stat.read(child.pid).cpu_seconds > first.cpu_seconds
+    # A zombie keeps a readable stat whose CPU time no longer grows: a deadline, not a loop.
+    wait_until(deadline: 10, what: "the busy child's CPU time to grow") { Stat.read(child.pid)&.cpu_seconds.to_f > first.cpu_seconds }
     assert_operator handles.read(child.pid).cpu_seconds, :>, first.cpu_seconds
     child.stop("KILL", timeout: 2)
     assert_nil handles.read(child.pid)

@@ -2,14 +2,15 @@
 
 require "minitest/autorun"
 require "net/http"
-require "open3"
 require "rbconfig"
 require "socket"
 require_relative "../../../lib/rackbench/workload/upstream"
+require_relative "../../support/waits"
 
 # The upstream stub, spawned for real as `ruby upstream.rb …` in its own
 # process group; every test kills and reaps it in ensure.
 class UpstreamTest < Minitest::Test
+  include Rackbench::Waits
   SCRIPT = File.expand_path("../../../lib/rackbench/workload/upstream.rb", __dir__)
   READY_TIMEOUT = 10
   Upstream = Rackbench::Workload::Upstream
@@ -117,7 +118,7 @@ class UpstreamTest < Minitest::Test
   end
 
   def test_missing_port_is_a_usage_error
-    _out, err, status = Open3.capture3(RbConfig.ruby, SCRIPT, "--bytes", "10")
+    _out, err, status = capture_with_timeout(RbConfig.ruby, SCRIPT, "--bytes", "10", timeout: 30)
     assert_equal 2, status.exitstatus
     assert_includes err, "Error: missing argument: --port"
   end
