@@ -129,6 +129,14 @@ module Rackbench
         def open? = @t["loop"] == "open"
         def rps = @t["rps"].to_f
 
+        # The server's CPU per request, in ms: its processes' CPU over the
+        # requests they answered (nil when either is unknown). This is what a
+        # request costs the process, GC, the server's own work and the app
+        # together; the probe's cpu_ms is the app's part only.
+        def cpu_ms_per_request
+          server_pct.positive? && rps.positive? ? 10.0 * server_pct / rps : nil
+        end
+
         # Requests in flight on average. Closed loop: the concurrency (each
         # connection always has one out). Open loop, by Little's law: the
         # achieved rate times the mean time a request spent out, from its

@@ -12,8 +12,12 @@ module Rackbench
       #               before any other limit in the server: a thread waiting for
       #               a connection is neither on the CPU nor serving.
       #   gc          GC-heavy: CPU limited the server (gvl, process_cpu, cpu)
-      #               and GC took GC_SHARE or more of the CPU per request: less
-      #               allocation would raise throughput as much as a faster CPU.
+      #               and GC took GC_SHARE or more of the CPU per request (the
+      #               server processes' CPU over req/s, or the probe's in-app
+      #               CPU when that is larger: on /hello the app's ~10 µs is a
+      #               small part of the ~150 µs a request costs the process):
+      #               less allocation would raise throughput as much as a
+      #               faster CPU.
       #   (gvl)       ruled out when the setup's threads x f < GVL_BUSY: they
       #               cannot keep one GVL busy (gvl_ruled_out?).
       #   db          database-bound: every slot was busy or requests queued
@@ -84,27 +88,37 @@ module Rackbench
 
         private
 
-        def gc_share = @s["cpu_ms"].to_f.positive? ? @s["gc_ms"].to_f / @s["cpu_ms"] : 0.0
+        def gc_share = cpu_base.positive? ? @s["gc_ms"].to_f / cpu_base : 0.0
+
+        # The CPU a request cost: the process's (Measures#cpu_ms_per_request)
+        # or the probe's in-app CPU, whichever is larger.
+        def cpu_base = [@m.cpu_ms_per_request.to_f, @s["cpu_ms"].to_f].max
         def sql_share = @s["sql_ms"].to_f / @s["wall_ms"]
 
         def gc(reason)
-          ["gc", "GC took #{fmt(@s['gc_ms'])} ms of the #{fmt(@s['cpu_ms'])} ms of CPU per request " \
+          ["gc", "GC took #{ms(@s['gc_ms'])} of the #{ms(cpu_base)} of CPU per request " \
                  "(#{pct(gc_share * 100)}) while CPU was the limit: #{reason}"]
         end
 
         def db(reason)
-          ["db", "SQL took #{fmt(@s['sql_ms'])} ms of a request's #{fmt(@s['wall_ms'])} ms (#{pct(sql_share * 100)}) " \
+          ["db", "SQL took #{ms(@s['sql_ms'])} of a request's #{ms(@s['wall_ms'])} (#{pct(sql_share * 100)}) " \
                  "while every slot was busy: the threads wait for the database: #{reason}"]
         end
 
         # "9.8 ms CPU (0.6 ms GC), 31 ms SQL, 8 ms other waiting, of 50 ms"
         def parts
-          out = ["#{fmt(@s['cpu_ms'])} ms CPU (#{fmt(@s['gc_ms'])} ms GC)"]
-          out << "#{fmt(@s['sql_ms'])} ms SQL" if @s.key?("sql_ms")
-          out << "#{fmt(@s['view_ms'])} ms in views" if @s["view_ms"].to_f.positive?
+          out = ["#{ms(@s['cpu_ms'])} CPU (#{ms(@s['gc_ms'])} GC)"]
+          out << "#{ms(@s['sql_ms'])} SQL" if @s.key?("sql_ms")
+          out << "#{ms(@s['view_ms'])} in views" if @s["view_ms"].to_f.positive?
           other = [@s["wall_ms"].to_f - @s["cpu_ms"].to_f - @s["sql_ms"].to_f, 0.0].max
-          out << "#{fmt(other)} ms #{@s.key?('sql_ms') ? 'other ' : ''}waiting (IO, sleep or the GVL)"
-          "#{out.join(', ')}, of #{fmt(@s['wall_ms'])} ms"
+          out << "#{ms(other)} #{@s.key?('sql_ms') ? 'other ' : ''}waiting (IO, sleep or the GVL)"
+          "#{out.join(', ')}, of #{ms(@s['wall_ms'])}#{process_cpu}"
+        end
+
+        # The process's CPU per request beside the app's, when it is more.
+        def process_cpu
+          per = @m.cpu_ms_per_request or return ""
+          per > @s["cpu_ms"].to_f * 1.5 ? " (the server's processes: #{ms(per)} of CPU per request)" : ""
         end
 
         # The prediction beside what the setup runs.

@@ -63,6 +63,22 @@ class VerdictSplitTest < Minitest::Test
     assert_equal "cpu", verdict(trial(server: 190.0, split: split.merge("gc_ms" => 0.6))).kind
   end
 
+  # The default run's /hello at c = 8 (issue 34): the probe sees ~12 µs of
+  # in-app CPU and a GC share of it over 100%, but a request costs the
+  # server's processes 190% / 10,000 req/s = 190 µs: GC is 8% of that.
+  def test_gc_is_a_share_of_the_process_cpu_per_request_and_small_figures_are_in_microseconds
+    hello = { "requests" => 20_000, "wall_ms" => 0.3, "cpu_ms" => 0.012, "gc_ms" => 0.0145, "waiting_ms" => 0.288,
+              "cpu_share" => 0.04, "threads_per_process" => 25.0, "cpu_method" => "thread" }
+    v = verdict(trial(server: 190.0, rps: 10_000.0, split: hello))
+    refute_equal "gc", v.kind, v.text
+    assert_match(/per request: 12 µs CPU \(15 µs GC\), 0\.3 ms waiting \(IO, sleep or the GVL\), of 0\.3 ms \(the server's processes: 0\.2 ms of CPU per request\)/, v.reason)
+    refute_match(/\b0 ms\b/, v.reason)
+
+    heavy = verdict(trial(server: 190.0, rps: 10_000.0, split: hello.merge("gc_ms" => 0.08)))
+    assert_equal "gc", heavy.kind, heavy.text
+    assert_match(/\AGC took 80 µs of the 0\.2 ms of CPU per request \(42%\)/, heavy.reason)
+  end
+
   # Every verdict says where the time went and the threads it predicts beside the setup's.
   def test_the_split_and_the_threads_line
     v = verdict(trial(split: db_page))
