@@ -140,7 +140,7 @@ module Rackbench
 
       def result
         kind, reason = decide
-        reason += @split.note if @m.sampled?
+        reason += @split.note(kind) if @m.sampled?
         evidence = @split.present? ? @m.evidence.merge("split" => @split.evidence) : @m.evidence
         Result.new(kind: kind, label: label(kind), reason: reason, evidence: evidence, little: LittlesLaw.check(@t))
       end

@@ -75,15 +75,20 @@ module Rackbench
           [kind, reason]
         end
 
-        # "; per request: ...; threads: ..." (or why there is no split), "" without the probe.
-        def note
+        # "; per request: ...; threads: ..." (or why there is no split), ""
+        # without the probe. kind: the verdict's, so the threads' advice
+        # follows it (no "more threads" where CPU is the limit).
+        def note(kind = nil)
           return @unknown ? "; time split unknown: #{@unknown}" : "" unless @s
 
+          @kind = kind
           "; per request: #{parts}; threads: #{threads}"
         end
 
+        CPU_KINDS = %w[cpu process_cpu gvl gc].freeze
+
         def evidence
-          @s&.slice("wall_ms", "cpu_ms", "gc_ms", "waiting_ms", "sql_ms", "view_ms", "cpu_share", "threads_per_process", "pool")
+          @s&.slice("wall_ms", "cpu_ms", "gc_ms", "waiting_ms", "runq_ms", "sql_ms", "view_ms", "cpu_share", "threads_per_process", "pool")
         end
 
         private
@@ -111,8 +116,23 @@ module Rackbench
           out << "#{ms(@s['sql_ms'])} SQL" if @s.key?("sql_ms")
           out << "#{ms(@s['view_ms'])} in views" if @s["view_ms"].to_f.positive?
           other = [@s["wall_ms"].to_f - @s["cpu_ms"].to_f - @s["sql_ms"].to_f, 0.0].max
-          out << "#{ms(other)} #{@s.key?('sql_ms') ? 'other ' : ''}waiting (IO, sleep or the GVL)"
+          out << "#{ms(other)} #{@s.key?('sql_ms') ? 'other ' : ''}waiting (#{waiting_words})"
           "#{out.join(', ')}, of #{ms(@s['wall_ms'])}#{process_cpu}"
+        end
+
+        # What "waiting" holds: with the run-queue delay measured, how much
+        # of it was runnable time without a CPU; without, that it may be.
+        def waiting_words
+          return "IO, sleep, the GVL or a CPU's run queue" unless @s["runq_ms"]
+
+          of = @s.key?("sql_ms") ? "of SQL and waiting was" : "of it"
+          "IO, sleep or the GVL; #{ms(@s['runq_ms'])} #{of} runnable, waiting for a CPU"
+        end
+
+        # Most of the waiting was for a CPU (the run queue), by measure.
+        def runq_bound?
+          waiting = [@s["wall_ms"].to_f - @s["cpu_ms"].to_f, 0.0].max
+          @s["runq_ms"] && waiting.positive? && @s["runq_ms"].to_f >= 0.5 * waiting
         end
 
         # The process's CPU per request beside the app's, when it is more.
@@ -152,7 +172,13 @@ module Rackbench
         end
 
         def threads_verdict(predicted)
+          return " (one request at a time at c = 1: threads do not limit it)" if @m.sequential?
+          return " (its waiting was mostly for a CPU, by the run queue: more threads would not overlap it)" if runq_bound?
           return "" if @m.threads == 1 && predicted < 1.5
+          if CPU_KINDS.include?(@kind) && (@m.threads == 1 || @m.threads < 0.8 * predicted)
+            return " (CPU is the limit here, so its waiting may be for a CPU: more threads would not overlap it)"
+          end
+
           return " (one thread waits idle for most of a request: more threads, or processes, would overlap the waits)" if @m.threads == 1
           return " (fewer: its GVL waits idle while they wait)" if @m.threads < 0.8 * predicted
           return " (more: they queue for its GVL)" if @m.threads > 1.25 * predicted
