@@ -22,6 +22,12 @@ module Rackbench
       #   while another was in flight on the same thread (fibers: Falcon):
       #   their thread clock includes the other fibers' CPU, so rackbench
       #   then takes process_cpu_s (CLOCK_PROCESS_CPUTIME_ID) over the requests;
+      # - runq_s: where Linux tells it (/proc/self/task/TID/schedstat, its
+      #   second field), the time the request threads spent runnable but
+      #   waiting for a CPU (the run queue), summed over every thread that
+      #   served a request, read by the writer thread, not per request. Part
+      #   of wall less CPU: what of "waiting" was a CPU's, not IO's or sleep's
+      #   (a thread waiting for the GVL sleeps: not in it);
       # - GC: GC.count, minor and major counts, GC.stat(:time) in ms;
       # - in a Rails app, ProbeRails adds SQL and view time and the Active
       #   Record pool (see probe_rails.rb).
@@ -38,6 +44,7 @@ module Rackbench
         INTERVAL = 0.1
         IN_FLIGHT = :rackbench_probe_in_flight # a thread variable: shared by the thread's fibers
         STARTING = Mutex.new # a process's first requests may come on several threads at once
+        TASKS = "/proc/self/task"
 
         def self.wrap(app, env = ENV)
           dir = env[ENV_KEY]
@@ -84,13 +91,14 @@ module Rackbench
           { "pid" => Process.pid, "t" => Process.clock_gettime(Process::CLOCK_MONOTONIC), **totals,
             "process_cpu_s" => self.class.cpu_now(PROCESS_CPU)&.round(6),
             "gc_count" => GC.count, "gc_minor" => GC.stat(:minor_gc_count), "gc_major" => GC.stat(:major_gc_count),
-            "gc_time_ms" => gc_time }.merge(*@extras.map(&:fields))
+            "gc_time_ms" => gc_time, **runq }.merge(*@extras.map(&:fields))
         end
 
         # The CPU clocks, where the Ruby has them (JRuby has neither: its
         # requests are then counted with 0 s of thread CPU and no process CPU).
         THREAD_CPU = defined?(Process::CLOCK_THREAD_CPUTIME_ID) ? Process::CLOCK_THREAD_CPUTIME_ID : nil
         PROCESS_CPU = defined?(Process::CLOCK_PROCESS_CPUTIME_ID) ? Process::CLOCK_PROCESS_CPUTIME_ID : nil
+        NATIVE_TID = Thread.method_defined?(:native_thread_id) # Ruby >= 3.1
 
         def self.cpu_now(clock)
           clock && Process.clock_gettime(clock)
@@ -107,6 +115,24 @@ module Rackbench
 
         def zero
           @totals = { "requests" => 0, "wall_s" => 0.0, "cpu_s" => 0.0, "shared" => 0 }
+          @tids = {}  # thread -> its Linux task id, for every thread that served a request
+          @waits = {} # task id -> its run-queue delay (ns) when last read
+        end
+
+        # {"runq_s" => seconds} summed over the request threads (the last
+        # reading of a thread that has ended is kept); {} where there is no
+        # schedstat (not Linux, or a Ruby without Thread#native_thread_id).
+        def runq
+          return {} unless File.directory?(TASKS)
+
+          tids = @lock.synchronize { @tids.values }
+          tids.each do |tid|
+            wait = File.read("#{TASKS}/#{tid}/schedstat").split[1]
+            @waits[tid] = wait.to_i if wait
+          rescue SystemCallError
+            next
+          end
+          @waits.empty? ? {} : { "runq_s" => (@waits.values.sum / 1e9).round(6) }
         end
 
         # true when another request is in flight on this thread (its fibers).
@@ -123,6 +149,7 @@ module Rackbench
             @totals["wall_s"] += wall
             @totals["cpu_s"] += cpu
             @totals["shared"] += 1 if shared
+            @tids[thread] ||= thread.native_thread_id if NATIVE_TID
           end
         end
 

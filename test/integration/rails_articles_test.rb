@@ -34,7 +34,7 @@ class RailsArticlesTest < Minitest::Test
     status, why, = run_cli("report", dir, "--why")
     assert_equal 0, status
     reason = why.lines.find { |l| l.include?("/articles c=16 puma x2:8:") }
-    assert_match(/per request: [\d.]+ ms CPU \([\d.]+ ms GC\), [\d.]+ ms SQL, [\d.]+ ms in views/, reason)
+    assert_match(/per request: [\d.]+ (?:ms|µs) CPU \([\d.]+ (?:ms|µs) GC\), [\d.]+ (?:ms|µs) SQL, [\d.]+ (?:ms|µs) in views/, reason)
     assert_match(/one process's GVL saturates near [\d.]+ threads/, reason)
     pool = trial.dig("split", "pool")
     if pool["waiting_mean"].to_f.zero?

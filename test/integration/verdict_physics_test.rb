@@ -39,6 +39,9 @@ class VerdictPhysicsTest < Minitest::Test
     rows = File.readlines(File.join(@dir, "queues.jsonl")).map { |l| JSON.parse(l) }
     assert_operator rows.count { |r| r["source"] == "accept" }, :>=, 5, "the accept-queue series is stored"
     assert v.little.holds, v.little.note
+    # Unicorn closes each connection (issue 34): the note says the accept
+    # queue's wait is in the latency, as Little's law just measured it.
+    assert_includes record["notes"].join("\n"), "its wait in the accept queue is in the latency"
   end
 
   def test_puma_two_workers_on_fibonacci_are_cpu_bound

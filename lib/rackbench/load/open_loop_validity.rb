@@ -53,6 +53,19 @@ module Rackbench
         slip.is_a?(Hash) && slip["sends"] ? slip_reason(slip) : nil
       end
 
+      # The server's own shortfall, when its answers say so (the reason),
+      # else nil: of the requests the client did send, more than
+      # 1 - MIN_RATE_SHARE were still unanswered when wrk stopped (in_flight;
+      # the drain after the last send gave it time), so the server did not
+      # keep up with what it was offered. Sends the client never made
+      # (unsent) are not counted against it: a lagging client makes those.
+      def server_lag(completed:, in_flight:)
+        sent = completed.to_i + in_flight.to_i
+        return nil unless sent.positive? && in_flight.to_i > (1 - MIN_RATE_SHARE) * sent
+
+        format("the server left %d of the %d requests sent unanswered (%.1f%%)", in_flight, sent, 100.0 * in_flight / sent)
+      end
+
       # The slack allows one answer per connection (plus one) to fall just
       # outside the half: with few requests the check says little.
       def tail_reason(target, tail_rate, connections, duration_s)

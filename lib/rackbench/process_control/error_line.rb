@@ -11,7 +11,10 @@ module Rackbench
     # The quote is the error's own words: what the log puts before them on
     # the line is dropped (PREFIXES), and a quote too long for one line loses
     # its middle, never its end, so the last sentence (Bundler's advice, the
-    # exception class) stays whole. Recorded logs: test/fixtures/boot_logs.
+    # exception class) stays whole. A message on several lines whose quoted
+    # line ends in ":" ("KeyError: Cannot load database configuration:")
+    # goes on with its next line, which says what ("key not found:
+    # \"DATABASE_HOST\""). Recorded logs: test/fixtures/boot_logs.
     module ErrorLine
       BACKTRACE = /\A\s*from\s|\A\s*\S+:\d+:in\s/.freeze
       ERROR = Regexp.union(/\b\w*(Error|Exception)\b/, /\b(error|invalid|failed|undefined|not found|cannot load)\b/i,
@@ -23,6 +26,7 @@ module Rackbench
       # quotes 'method' with two apostrophes).
       PREFIXES = [/\AApp \d+ output:\s*/, /\AError: The application encountered the following error:\s*/,
                   /\A\S+:\d+:in [`'][^`']*':\s+/].freeze
+      CLASS = / \([A-Z]\w*(?:::\w+)*\)\z/.freeze # Ruby's " (KeyError)" at a message's end
       MAX = 200 # lines of a log's tail
       QUOTE_MAX = 400 # characters of a quote
       CUT = " ... "
@@ -34,12 +38,32 @@ module Rackbench
       def first(text)
         lines = candidates(text)
         words = lines.reject { |l| l.match?(BACKTRACE) }
-        pick(words.find { |l| l.match?(ERROR) } || words.last || lines.last)
+        pick(continued(words, words.index { |l| l.match?(ERROR) }) || words.last || lines.last)
       end
 
       # The last line naming an error (a request's failure, after boot).
       def last(text)
-        pick(candidates(text).reverse.find { |l| !l.match?(BACKTRACE) && l.match?(ERROR) })
+        words = candidates(text).reject { |l| l.match?(BACKTRACE) }
+        index = words.rindex { |l| l.match?(ERROR) }
+        index -= 1 if index&.positive? && opens?(words[index - 1]) # the found line goes on an earlier one
+        pick(continued(words, index))
+      end
+
+      def opens?(line)
+        line.delete_suffix(line[CLASS].to_s).end_with?(":")
+      end
+
+      # The line at index, with the next one when it ends in ":" (before an
+      # exception class): the message goes on there.
+      def continued(words, index)
+        return nil unless index
+
+        line = words[index]
+        following = words[index + 1]
+        klass = line[CLASS].to_s
+        return line unless following && opens?(line)
+
+        "#{line.delete_suffix(klass)} #{following}#{klass}"
       end
 
       # Bytes read from a log's end: a server logging every request can

@@ -48,7 +48,10 @@ module Rackbench
           cell = pass_cell(knee, result)
           text += marks(cell)
           text += "; at #{unit.call(result['fail'])}: #{result['fail_reason']}" if result["fail"]
-          text += "; the search's upper limit was reached" unless result["fail"]
+          text += "; #{result['bound_reason']}" if result["bound"]
+          text += "; the search's upper limit was reached" unless result["fail"] || result["bound"]
+        elsif result["bound"] && !result["fail"]
+          text = "no level could be judged against #{slo}: #{result['bound_reason']}"
         else
           text = "no level met #{slo}; at #{unit.call(result['fail'])}: #{result['fail_reason']}"
         end
@@ -79,9 +82,16 @@ module Rackbench
       def curve(knee)
         rows = @levels.select { |l| l["setup"] == knee["setup"] && l["endpoint"] == knee["endpoint"] }
         rows.group_by { |l| l["kind"] }.each do |kind, levels|
-          points = levels.sort_by { |l| l["level"] }.map { |l| "#{kind == 'open' ? fmt_rate(l['level']) : "c=#{l['level']}"} #{l['pass'] ? 'ok' : 'FAIL'}" }
+          points = levels.sort_by { |l| l["level"] }.map { |l| "#{kind == 'open' ? fmt_rate(l['level']) : "c=#{l['level']}"} #{curve_word(l)}" }
           @io.puts "    #{kind} curve: #{points.join(', ')}"
         end
+      end
+
+      # A level the load generator could not hold is not the server's FAIL.
+      def curve_word(level)
+        return "ok" if level["pass"]
+
+        level["client"] ? "client behind" : "FAIL"
       end
 
       def fmt_rate(value)

@@ -10,8 +10,8 @@ module Rackbench
     # split (Stats::CellSplit: per-request means over the cell's trials,
     # weighted by their requests): CPU (the request thread's CPU clock), GC,
     # SQL and views (Rails' notifications, where the app has them), waiting
-    # (wall less CPU: IO, sleep or the GVL, which Ruby 3.1 cannot tell
-    # apart), wall, and the threads one process's GVL saturates at (1/f,
+    # (wall less CPU: IO, sleep, the GVL, which Ruby 3.1 cannot tell
+    # apart, or runnable time without a CPU: the split's runq_ms), wall, and the threads one process's GVL saturates at (1/f,
     # f = CPU over wall). Printed only when some cell has a split (the
     # arena always; a user's app with --probe); "-" where a figure is absent
     # (no Active Record: no SQL). Stats::Verdict's reasons (--why) say the same

@@ -106,8 +106,9 @@ module Rackbench
         notes = [unanswered].compact
         return notes unless verification&.connection_close
 
-        notes << "the server closes each connection (no keep-alive): wrk times from the request's first byte, " \
-                 "so time spent waiting in the accept queue is not in the latency"
+        notes << "the server closes each connection (no keep-alive): each request opens a new one, and since the " \
+                 "kernel completes the handshake before the server accepts, the request is sent at once and its " \
+                 "wait in the accept queue is in the latency (only the handshake is not)"
       end
     end
   end

@@ -98,16 +98,24 @@ module Rackbench
           "invalid_reason" => result.invalid_reason, "behind" => behind(result) }
       end
 
-      # Who did not hold an invalid open-loop schedule: "client" when its
-      # sends went out late or a load host failed or ran out of CPU (its own
-      # figures say so), else "server"; nil when valid.
+      # Who did not hold an invalid open-loop schedule, from what each side
+      # measured: "client" when its sends went out late or a load host failed
+      # or ran out of CPU (its own figures say so) and the server answered
+      # what it was sent; "both" when the client lagged and the server left
+      # more than 1% of the requests it was sent unanswered too
+      # (OpenLoopValidity.server_lag); else "server". nil when valid.
       def behind(result)
         return nil if result.valid?
+        return "server" unless client_behind?(result)
 
+        server = Load::OpenLoopValidity.server_lag(completed: result.requests, in_flight: result.in_flight)
+        server ? "both" : "client"
+      end
+
+      def client_behind?(result)
         hosts = Array(result.hosts)
-        lag = Load::OpenLoopValidity.client_lag(result.schedule_slip_ms) ||
-              hosts.any? { |h| h["error"] || Load::OpenLoopValidity.client_lag(h["schedule_slip_ms"]) || host_cpu?(h) }
-        lag ? "client" : "server"
+        Load::OpenLoopValidity.client_lag(result.schedule_slip_ms) ||
+          hosts.any? { |h| h["error"] || Load::OpenLoopValidity.client_lag(h["schedule_slip_ms"]) || host_cpu?(h) }
       end
 
       def host_cpu?(host)

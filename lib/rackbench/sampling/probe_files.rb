@@ -46,7 +46,7 @@ module Rackbench
       end
 
       # The probe's running totals (apps/arena/probe.rb, probe_rails.rb), taken as differences.
-      TOTALS = %w[requests wall_s cpu_s shared process_cpu_s gc_count gc_minor gc_major gc_time_ms sql_ms sql_count
+      TOTALS = %w[requests wall_s cpu_s shared process_cpu_s runq_s gc_count gc_minor gc_major gc_time_ms sql_ms sql_count
                   view_ms view_count pool_samples pool_busy_sum pool_waiting_sum pool_waiting_samples].freeze
       # Readings taken as they are at the end.
       GAUGES = %w[pool_size].freeze

@@ -15,9 +15,12 @@ module Rackbench
     #   requests overlapped on one thread (fibers), the processes' CPU over
     #   their requests instead (cpu_method "process": the server's own work
     #   per request is then inside it too);
-    # - waiting_ms = wall_ms - cpu_ms: IO, sleep and waiting for the GVL,
-    #   which Ruby 3.1 cannot tell apart (GVL wait is measurable from 3.2's
-    #   C instrumentation API only; not done here);
+    # - waiting_ms = wall_ms - cpu_ms: IO, sleep, waiting for the GVL, and
+    #   time runnable but waiting for a CPU (the run queue). Ruby 3.1 cannot
+    #   tell the first three apart (GVL wait is measurable from 3.2's C
+    #   instrumentation API only; not done here); Linux tells the last:
+    #   runq_ms, the request threads' run-queue delay (/proc schedstat, the
+    #   probe's runq_s) over the requests, when every process wrote it;
     # - sql_ms, view_ms (Rails: sql.active_record, render_template.action_view
     #   wall time; SQL inside a view counts in both) and the Active Record
     #   pool (mean size, busy and waiting threads, share of samples with a
@@ -26,7 +29,8 @@ module Rackbench
     #   process's GVL runs one thread at a time, so near 1/f threads keep it
     #   busy; more only wait for it (the prediction, beside what a run measures).
     module TimeSplit
-      WAITING = "wall time less CPU: IO, sleep or waiting for the GVL, which Ruby 3.1 cannot tell apart"
+      WAITING = "wall time less CPU: IO, sleep, waiting for the GVL (which Ruby 3.1 cannot tell apart) or, runnable, " \
+                "for a CPU (runq_ms, where Linux tells it)"
 
       module_function
 
@@ -42,7 +46,7 @@ module Rackbench
         cpu = sum(rows, method == "thread" ? "cpu_s" : "process_cpu_s")
         out = times(requests, wall, cpu, sum(rows, "gc_time_ms") / 1000.0).merge("cpu_method" => method)
         out["shared_requests"] = sum(rows, "shared").round if method == "process"
-        out.merge!(rails(rows, requests), pool(rows))
+        out.merge!(rails(rows, requests), pool(rows), runq(rows, requests))
         out["stale_processes"] = rows.count { |_, d| d["stale"] } if rows.any? { |_, d| d["stale"] }
         out["workers"] = rows.map { |pid, d| worker(pid, d, method) }
         out
@@ -53,6 +57,13 @@ module Rackbench
           "gc_ms" => ms(gc, requests), "waiting_ms" => ms([wall - cpu, 0.0].max, requests), "waiting" => WAITING,
           "cpu_share" => wall.positive? ? (cpu / wall).round(3) : nil,
           "threads_per_process" => cpu.positive? ? (wall / cpu).round(1) : nil }
+      end
+
+      # The request threads' run-queue delay per request, when every process measured it.
+      def runq(rows, requests)
+        return {} unless rows.values.all? { |d| d["runq_s"] }
+
+        { "runq_ms" => ms(sum(rows, "runq_s"), requests) }
       end
 
       def rails(rows, requests)

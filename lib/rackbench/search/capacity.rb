@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "knee"
+require_relative "client_bound"
 require_relative "../stats/slo"
 require_relative "../plan"
 require_relative "../load"
@@ -25,7 +26,9 @@ module Rackbench
     # again (up to 3 times, majority verdict; a 1-1 split gets its third) so
     # that a level near the knee is judged on a stable estimate, not one
     # noisy trial. Its stored reason is that of a measurement agreeing with
-    # the verdict.
+    # the verdict. A level the load generator could not hold is measured
+    # once more with fewer connections; if it still could not, the search
+    # stops there (ClientBound: "bound" in the loop's summary).
     class Capacity
       MAX_CONCURRENCY = 1024
       MAX_RATE = 50_000.0
@@ -128,21 +131,36 @@ module Rackbench
           "p99_ms" => record.dig("latency_ms", "p99") }
       end
 
-      # Measures a level (again when marginal) and returns [pass, detail].
+      # Measures a level (again when marginal; again with fewer connections
+      # when the client could not hold it) and returns [pass, detail], pass
+      # :client when the client could not hold it either time.
       def level(session, kind, trial, context)
+        verdicts, records = judge_level(session, kind, trial, context)
+        if verdicts.last.client && (fewer = ClientBound.fewer_connections(records.last))
+          again, more = judge_level(session, kind, trial, context.with(context.engine, connections: fewer))
+          verdicts += again
+          records += more
+        end
+        pass, reason = verdicts.last.client ? [:client, verdicts.last.reason] : self.class.decision(verdicts.reject(&:client))
+        detail = { "kind" => kind, "level" => trial.rate || trial.concurrency, "pass" => pass == true,
+                   "client" => pass == :client || nil, "reason" => reason, "record" => records.last,
+                   "trials" => records.map { |r| r["key"] } }.compact
+        @ctx.store.append_capacity(detail.reject { |k, _| k == "record" }.merge("type" => "level", "setup" => trial.setup.label,
+                                                                                "endpoint" => trial.endpoint))
+        [pass, detail]
+      end
+
+      # The verdicts and records of one level, until decided (a verdict the
+      # client made ends it).
+      def judge_level(session, kind, trial, context)
         verdicts = []
         records = []
-        until self.class.decided?(verdicts)
+        until self.class.decided?(verdicts) || verdicts.last&.client
           t = trial.dup.tap { |x| x.repetition = (@count[[kind, trial.key]] += 1) }
           records << session.measure(t, context: context)
           verdicts << @slo.judge(records.last)
         end
-        pass, reason = self.class.decision(verdicts)
-        detail = { "kind" => kind, "level" => trial.rate || trial.concurrency, "pass" => pass,
-                   "reason" => reason, "record" => records.last, "trials" => records.map { |r| r["key"] } }
-        @ctx.store.append_capacity(detail.reject { |k, _| k == "record" }.merge("type" => "level", "setup" => trial.setup.label,
-                                                                                "endpoint" => trial.endpoint))
-        [pass, detail]
+        [verdicts, records]
       end
 
       def summarize(kind, result)
@@ -150,7 +168,8 @@ module Rackbench
         { "loop" => kind, "pass" => result.pass, "fail" => result.fail, "levels_measured" => result.steps.size,
           "pass_record" => slim(by_level[result.pass]&.dig("record")),
           "fail_record" => slim(by_level[result.fail]&.dig("record")),
-          "fail_reason" => by_level[result.fail]&.dig("reason") }
+          "fail_reason" => by_level[result.fail]&.dig("reason"),
+          **(result.bound ? { "bound" => result.bound, "bound_reason" => ClientBound.note(result.bound) } : {}) }
       end
 
       def slim(record)

@@ -8,9 +8,14 @@ module Rackbench
     # within `precision` of each other (or 1 apart for whole numbers), in at
     # most max_steps measured levels (benchmark-http's concurrency search,
     # judged by the caller on p99 and errors instead of mean latency).
+    #
+    # A level the caller answers :client (the load generator could not hold
+    # it, Stats::Slo) says nothing about the server: the search stops there,
+    # with the bracket found below it and `bound` that level (the machine,
+    # not the server, ended the search).
     class Knee
       Step = Struct.new(:level, :pass, :detail, keyword_init: true)
-      Result = Struct.new(:pass, :fail, :steps, keyword_init: true)
+      Result = Struct.new(:pass, :fail, :steps, :bound, keyword_init: true)
 
       def initialize(start:, min:, max:, integer:, max_steps: 10, precision: 0.1)
         @start = start
@@ -21,12 +26,13 @@ module Rackbench
         @precision = precision
       end
 
-      # measure: level -> [pass?, detail]
+      # measure: level -> [pass? (true, false or :client), detail]
       def find(&measure)
         @steps = []
+        @bound = nil
         lo, hi = bracket(measure)
         lo, hi = bisect(lo, hi, measure) if lo && hi
-        Result.new(pass: lo, fail: hi, steps: @steps)
+        Result.new(pass: lo, fail: hi, steps: @steps, bound: @bound)
       end
 
       private
@@ -35,7 +41,10 @@ module Rackbench
         lo = hi = nil
         level = @start
         while @steps.size < @max_steps
-          if step(level, measure)
+          passed = step(level, measure)
+          break if @bound
+
+          if passed
             lo = level
             break if hi || level >= @max
 
@@ -53,7 +62,10 @@ module Rackbench
       def bisect(lo, hi, measure)
         while @steps.size < @max_steps && close_enough?(lo, hi) == false
           mid = @integer ? (lo + hi) / 2 : round((lo + hi) / 2.0)
-          step(mid, measure) ? lo = mid : hi = mid
+          passed = step(mid, measure)
+          break if @bound
+
+          passed ? lo = mid : hi = mid
         end
         [lo, hi]
       end
@@ -64,8 +76,9 @@ module Rackbench
 
       def step(level, measure)
         pass, detail = measure.call(level)
-        @steps << Step.new(level: level, pass: pass, detail: detail)
-        pass
+        @bound = level if pass == :client
+        @steps << Step.new(level: level, pass: pass == true, detail: detail)
+        pass == true
       end
 
       def clamp(level)

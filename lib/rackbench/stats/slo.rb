@@ -11,8 +11,15 @@ module Rackbench
     # is set, no health check failed (slower than the timeout, or an error).
     # The p99 judged is the trial's own: corrected (from the planned send)
     # in open loop, closed-loop otherwise.
+    #
+    # A trial the load generator alone could not hold (its record's
+    # "behind" is "client": its sends went out late while the server
+    # answered what it was sent) is no evidence about the server either
+    # way: its verdict does not pass and is `client` (not the server's
+    # failure); the searches re-measure such a level or stop there
+    # (Capacity, Tune::Lab). "both" is the server's failure too.
     class Slo
-      Verdict = Struct.new(:pass, :reason, :marginal, keyword_init: true)
+      Verdict = Struct.new(:pass, :reason, :marginal, :client, keyword_init: true)
 
       # A p99 within this fraction of the objective is re-measured before
       # the level is judged (see Capacity).
@@ -28,6 +35,11 @@ module Rackbench
 
       def judge(record)
         p99 = record.dig("latency_ms", "p99")
+        if client_bound?(record)
+          return Verdict.new(pass: false, client: true, marginal: false,
+                             reason: "not the server's: #{record['invalid_reason']}")
+        end
+
         reason = failure(record, p99)
         Verdict.new(pass: reason.nil?, reason: reason || "p99 #{fmt(p99)} within #{fmt(@p99_ms)}",
                     marginal: !p99.nil? && (p99 - @p99_ms).abs <= @p99_ms * MARGIN)
@@ -39,6 +51,11 @@ module Rackbench
 
       def describe
         "p99 <= #{fmt(@p99_ms)}, errors <= #{format('%g', @error_rate * 100)}%#{@health ? ', no failed health check' : ''}"
+      end
+
+      # The load generator alone fell behind (Runner::TrialRecord.behind).
+      def client_bound?(record)
+        record["valid"] == false && record["behind"] == "client" && record["requests"].to_i.positive?
       end
 
       private

@@ -24,18 +24,21 @@ module Rackbench
     #   (crowded) other processes (a shared machine) left the server less than
     #             MIN_ROOM of one core: CPU tells nothing, so gvl, cpu and under
     #             are not decided ("unknown" instead), and busy says so.
-    #   gvl       (MRI only) a process with several threads, or with fibers,
-    #             ran near one core (NEAR_CORE of one core, or of what the
+    #   gvl       (MRI only) a process with several threads ran near one core (NEAR_CORE of one core, or of what the
     #             machine left the server, and not over OVER_CORE of it), held
     #             more than one request (in flight less the accept queue), and
     #             the setup has fewer processes than cores: more processes
-    #             would use the idle cores. (A Falcon process runs its fibers on
-    #             one thread: one core at most.)
+    #             would use the idle cores.
     #   process_cpu  single-threaded processes (Unicorn's, Pitchfork's,
-    #             Passenger's workers; Thin's one event loop) each ran near one
+    #             Passenger's workers; Thin's one event loop; Falcon's, whose
+    #             fibers share one thread: no GVL to contend for) each ran near one
     #             core, the most such a process can use, with at least one
     #             request each, while IDLE_CORES or more of the CPU left to the
     #             server went unused: more processes would use them.
+    #   (c = 1)   one closed-loop connection is sequential (Measures#sequential?):
+    #             one request at a time, req/s = 1 / latency. No process_cpu,
+    #             unbalanced or busy (no split or more workers can raise it):
+    #             under, saying so.
     #   cpu       the server used CPU_ROOM of the CPU it could have had (cores
     #             minus the load generator's and everything else's use, measured
     #             from /proc/stat), and the load could fill the cores (at least
@@ -137,7 +140,7 @@ module Rackbench
 
       def result
         kind, reason = decide
-        reason += @split.note if @m.sampled?
+        reason += @split.note(kind) if @m.sampled?
         evidence = @split.present? ? @m.evidence.merge("split" => @split.evidence) : @m.evidence
         Result.new(kind: kind, label: label(kind), reason: reason, evidence: evidence, little: LittlesLaw.check(@t))
       end
@@ -229,24 +232,25 @@ module Rackbench
       def gvl
         busiest = @m.busiest or return nil
         near = T[:near_core] * [100.0, @m.room].min
-        return nil unless (@m.threads > 1 || @m.fibers?) && busiest >= near && @m.processes < @m.cores && @m.in_flight_per_process > 1
+        return nil unless @m.threads > 1 && !@m.fibers? && busiest >= near && @m.processes < @m.cores && @m.in_flight_per_process > 1
         # Only MRI has a GVL: JRuby runs threads on every core (its JIT and GC
         # threads too), so a JVM near or over one core is not GVL-bound.
         return nil if busiest > T[:over_core] * 100.0 || jruby?
 
         ["gvl", "#{@m.processes == 1 ? 'the one process' : 'its busiest process'} used #{pct(busiest)} of one core " \
-                "with #{fmt(@m.in_flight_per_process)} requests in flight #{@m.fibers? ? 'on its fibers (one thread)' : "for its #{@m.threads} threads"}, " \
+                "with #{fmt(@m.in_flight_per_process)} requests in flight for its #{@m.threads} threads, " \
                 "while #{fmt(@m.cores - @m.processes)} core(s) had no server process to run (#{@m.cpu_text})"]
       end
 
       def process_cpu
         least = @m.least_busy
-        return nil unless least && @m.threads == 1 && !@m.fibers? && !jruby?
+        return nil unless least && (@m.threads == 1 || @m.fibers?) && !jruby? && !@m.sequential?
         return nil unless least >= T[:near_core] * 100.0 && @m.busiest <= T[:over_core] * 100.0
         return nil unless @m.in_flight >= @m.processes && @m.idle_cores >= T[:idle_cores]
 
         used = @m.processes == 1 ? "its one process used #{pct(least)}" : "each of its #{@m.processes} processes used #{pct(least)}-#{pct(@m.busiest)}"
-        ["process_cpu", "#{used} of one core, all one single-threaded process can use, while #{fmt(@m.idle_cores)} " \
+        one = @m.fibers? ? "all one process can use: its fibers share one thread" : "all one single-threaded process can use"
+        ["process_cpu", "#{used} of one core, #{one}, while #{fmt(@m.idle_cores)} " \
                         "core(s) of the CPU left to it stayed idle: more processes would use them (#{@m.cpu_text})"]
       end
 
@@ -258,14 +262,21 @@ module Rackbench
 
       def unbalanced
         spread = @m.spread
-        return nil unless spread && spread >= T[:spread] && @m.processes > 1
+        return nil unless spread && spread >= T[:spread] && @m.processes > 1 && !@m.sequential?
 
         why = @m.queueing? ? unbalanced_gap&.then { |gap| "while #{@m.queue_text}#{gap}" } : unbalanced_core
         return nil unless why
 
         shares = @m.request_shares.map { |s| pct(s * 100) }.join(":")
         ["unbalanced", "requests split #{shares} over #{@m.processes} workers (the busiest served #{fmt(spread)}x an " \
-                       "even share) #{why}: an even split would serve about #{fmt(@m.rps * spread)} req/s (#{@m.cpu_text})"]
+                       "even share#{keep_alive}) #{why}: an even split would serve about #{fmt(@m.rps * spread)} req/s (#{@m.cpu_text})"]
+      end
+
+      # Closed loop: the load generator's connections are kept alive, and
+      # each stays on the worker that accepted it, so the split is of
+      # connections: name it.
+      def keep_alive
+        @m.open? ? "" : "; a keep-alive split: each of the #{@t['concurrency']} connections stays on the worker that accepted it"
       end
 
       # Nothing queues, yet the busiest process ran near one core (all one
@@ -306,7 +317,7 @@ module Rackbench
       end
 
       def busy
-        return nil unless @m.queueing? || (!@m.fibers? && @m.busy_share.to_f >= T[:busy_share])
+        return nil unless @m.queueing? || (!@m.fibers? && !@m.sequential? && @m.busy_share.to_f >= T[:busy_share])
 
         why = crowded? ? crowded_note : " while CPU is not the limit (#{@m.cpu_text})"
         ["busy", "#{@m.queue_text}; #{serving}#{why}"]
@@ -320,6 +331,8 @@ module Rackbench
 
       def under
         return ["unknown", "no queue reading (#{@m.queue_unknown})"] unless @m.queue_known?
+
+        return ["under", "#{@m.sequential_text} (#{@m.cpu_text})"] if @m.sequential?
 
         slots = @m.fibers? ? "on #{@m.processes} processes' fibers (no slots)" : "for #{@m.slots} slots"
         ["under", "#{fmt(@m.in_flight)} request(s) in flight #{slots}, #{@m.queue_text}; nothing saturated " \

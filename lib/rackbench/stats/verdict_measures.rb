@@ -129,6 +129,20 @@ module Rackbench
         def open? = @t["loop"] == "open"
         def rps = @t["rps"].to_f
 
+        # One closed-loop connection: it sends its next request only after
+        # the answer, so one request exists at a time and req/s is
+        # 1 / latency; no split over workers and no more workers or threads
+        # can raise it.
+        def sequential? = !open? && @t["concurrency"].to_i == 1
+
+        # The server's CPU per request, in ms: its processes' CPU over the
+        # requests they answered (nil when either is unknown). This is what a
+        # request costs the process, GC, the server's own work and the app
+        # together; the probe's cpu_ms is the app's part only.
+        def cpu_ms_per_request
+          server_pct.positive? && rps.positive? ? 10.0 * server_pct / rps : nil
+        end
+
         # Requests in flight on average. Closed loop: the concurrency (each
         # connection always has one out). Open loop, by Little's law: the
         # achieved rate times the mean time a request spent out, from its
@@ -218,6 +232,11 @@ module Rackbench
           backlog = @queues.dig("server", "backlog")
           parts << "#{@queues.dig('server', 'kind')} backlog mean #{fmt(backlog['mean'])}" if backlog
           parts.join(", ")
+        end
+
+        def sequential_text
+          "1 request(s) in flight on one connection, one at a time (c = 1): req/s is 1 / latency (#{ms(latency_ms)} a request), " \
+            "so no split over workers and no more workers or threads can raise it; more connections would"
         end
 
         # Other processes are named only above their limit: below it they

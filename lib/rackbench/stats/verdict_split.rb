@@ -12,8 +12,12 @@ module Rackbench
       #               before any other limit in the server: a thread waiting for
       #               a connection is neither on the CPU nor serving.
       #   gc          GC-heavy: CPU limited the server (gvl, process_cpu, cpu)
-      #               and GC took GC_SHARE or more of the CPU per request: less
-      #               allocation would raise throughput as much as a faster CPU.
+      #               and GC took GC_SHARE or more of the CPU per request (the
+      #               server processes' CPU over req/s, or the probe's in-app
+      #               CPU when that is larger: on /hello the app's ~10 µs is a
+      #               small part of the ~150 µs a request costs the process):
+      #               less allocation would raise throughput as much as a
+      #               faster CPU.
       #   (gvl)       ruled out when the setup's threads x f < GVL_BUSY: they
       #               cannot keep one GVL busy (gvl_ruled_out?).
       #   db          database-bound: every slot was busy or requests queued
@@ -71,40 +75,70 @@ module Rackbench
           [kind, reason]
         end
 
-        # "; per request: ...; threads: ..." (or why there is no split), "" without the probe.
-        def note
+        # "; per request: ...; threads: ..." (or why there is no split), ""
+        # without the probe. kind: the verdict's, so the threads' advice
+        # follows it (no "more threads" where CPU is the limit).
+        def note(kind = nil)
           return @unknown ? "; time split unknown: #{@unknown}" : "" unless @s
 
+          @kind = kind
           "; per request: #{parts}; threads: #{threads}"
         end
 
+        CPU_KINDS = %w[cpu process_cpu gvl gc].freeze
+
         def evidence
-          @s&.slice("wall_ms", "cpu_ms", "gc_ms", "waiting_ms", "sql_ms", "view_ms", "cpu_share", "threads_per_process", "pool")
+          @s&.slice("wall_ms", "cpu_ms", "gc_ms", "waiting_ms", "runq_ms", "sql_ms", "view_ms", "cpu_share", "threads_per_process", "pool")
         end
 
         private
 
-        def gc_share = @s["cpu_ms"].to_f.positive? ? @s["gc_ms"].to_f / @s["cpu_ms"] : 0.0
+        def gc_share = cpu_base.positive? ? @s["gc_ms"].to_f / cpu_base : 0.0
+
+        # The CPU a request cost: the process's (Measures#cpu_ms_per_request)
+        # or the probe's in-app CPU, whichever is larger.
+        def cpu_base = [@m.cpu_ms_per_request.to_f, @s["cpu_ms"].to_f].max
         def sql_share = @s["sql_ms"].to_f / @s["wall_ms"]
 
         def gc(reason)
-          ["gc", "GC took #{fmt(@s['gc_ms'])} ms of the #{fmt(@s['cpu_ms'])} ms of CPU per request " \
+          ["gc", "GC took #{ms(@s['gc_ms'])} of the #{ms(cpu_base)} of CPU per request " \
                  "(#{pct(gc_share * 100)}) while CPU was the limit: #{reason}"]
         end
 
         def db(reason)
-          ["db", "SQL took #{fmt(@s['sql_ms'])} ms of a request's #{fmt(@s['wall_ms'])} ms (#{pct(sql_share * 100)}) " \
+          ["db", "SQL took #{ms(@s['sql_ms'])} of a request's #{ms(@s['wall_ms'])} (#{pct(sql_share * 100)}) " \
                  "while every slot was busy: the threads wait for the database: #{reason}"]
         end
 
         # "9.8 ms CPU (0.6 ms GC), 31 ms SQL, 8 ms other waiting, of 50 ms"
         def parts
-          out = ["#{fmt(@s['cpu_ms'])} ms CPU (#{fmt(@s['gc_ms'])} ms GC)"]
-          out << "#{fmt(@s['sql_ms'])} ms SQL" if @s.key?("sql_ms")
-          out << "#{fmt(@s['view_ms'])} ms in views" if @s["view_ms"].to_f.positive?
+          out = ["#{ms(@s['cpu_ms'])} CPU (#{ms(@s['gc_ms'])} GC)"]
+          out << "#{ms(@s['sql_ms'])} SQL" if @s.key?("sql_ms")
+          out << "#{ms(@s['view_ms'])} in views" if @s["view_ms"].to_f.positive?
           other = [@s["wall_ms"].to_f - @s["cpu_ms"].to_f - @s["sql_ms"].to_f, 0.0].max
-          out << "#{fmt(other)} ms #{@s.key?('sql_ms') ? 'other ' : ''}waiting (IO, sleep or the GVL)"
-          "#{out.join(', ')}, of #{fmt(@s['wall_ms'])} ms"
+          out << "#{ms(other)} #{@s.key?('sql_ms') ? 'other ' : ''}waiting (#{waiting_words})"
+          "#{out.join(', ')}, of #{ms(@s['wall_ms'])}#{process_cpu}"
+        end
+
+        # What "waiting" holds: with the run-queue delay measured, how much
+        # of it was runnable time without a CPU; without, that it may be.
+        def waiting_words
+          return "IO, sleep, the GVL or a CPU's run queue" unless @s["runq_ms"]
+
+          of = @s.key?("sql_ms") ? "of SQL and waiting was" : "of it"
+          "IO, sleep or the GVL; #{ms(@s['runq_ms'])} #{of} runnable, waiting for a CPU"
+        end
+
+        # Most of the waiting was for a CPU (the run queue), by measure.
+        def runq_bound?
+          waiting = [@s["wall_ms"].to_f - @s["cpu_ms"].to_f, 0.0].max
+          @s["runq_ms"] && waiting.positive? && @s["runq_ms"].to_f >= 0.5 * waiting
+        end
+
+        # The process's CPU per request beside the app's, when it is more.
+        def process_cpu
+          per = @m.cpu_ms_per_request or return ""
+          per > @s["cpu_ms"].to_f * 1.5 ? " (the server's processes: #{ms(per)} of CPU per request)" : ""
         end
 
         # The prediction beside what the setup runs.
@@ -138,7 +172,13 @@ module Rackbench
         end
 
         def threads_verdict(predicted)
+          return " (one request at a time at c = 1: threads do not limit it)" if @m.sequential?
+          return " (its waiting was mostly for a CPU, by the run queue: more threads would not overlap it)" if runq_bound?
           return "" if @m.threads == 1 && predicted < 1.5
+          if CPU_KINDS.include?(@kind) && (@m.threads == 1 || @m.threads < 0.8 * predicted)
+            return " (CPU is the limit here, so its waiting may be for a CPU: more threads would not overlap it)"
+          end
+
           return " (one thread waits idle for most of a request: more threads, or processes, would overlap the waits)" if @m.threads == 1
           return " (fewer: its GVL waits idle while they wait)" if @m.threads < 0.8 * predicted
           return " (more: they queue for its GVL)" if @m.threads > 1.25 * predicted

@@ -34,6 +34,15 @@ class BootLogQuoteTest < Minitest::Test
                  E.first(log("puma_unable_to_load.log"))
   end
 
+  # Rails' "Cannot load database configuration:" is a message on two lines
+  # (issue 34): the quote keeps the second, which says what to set.
+  def test_a_message_ending_in_a_colon_goes_on_with_its_next_line
+    assert_equal '! Unable to load application: KeyError: Cannot load database configuration: key not found: "DATABASE_HOST"',
+                 E.first(log("puma_multiline_message.log"))
+    assert_equal 'Cannot load database configuration: key not found: "DATABASE_HOST" (KeyError)',
+                 E.last(log("puma_multiline_message.log")), "Ruby's own line, the class kept at its end"
+  end
+
   # 1,548 characters of missing gems: the start of the list, then its end
   # from a whole gem name on, with the exception class.
   def test_a_long_list_keeps_its_start_and_its_end

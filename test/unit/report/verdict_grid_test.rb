@@ -75,7 +75,7 @@ class VerdictGridTest < Minitest::Test
     assert_match(/rackbench report #{Regexp.escape(dir)} --why\):$/, plain)
     status, why, = run_cli("report", dir, "--why")
     assert_equal 0, status
-    assert_match(%r{^  /x c=1 unicorn x2: below: 1 request\(s\) in flight for 2 slots}, why)
+    assert_match(%r{^  /x c=1 unicorn x2: below: 1 request\(s\) in flight on one connection, one at a time \(c = 1\)}, why)
     status, out, err = run_cli("report", dir, "--why", "--format", "html")
     assert_equal [2, ""], [status, out]
     assert_equal "Error: --why applies to the terminal table; --format html carries the reasons already\n", err

@@ -6,6 +6,7 @@ require "rackbench/report/html"
 require "rackbench/report/json_doc"
 require "rackbench/report/table"
 require "rackbench/report/capacity_text"
+require "rackbench/search/client_bound"
 
 # The verdicts where people look: terminal notes, HTML (verdict table, queue
 # and balance charts), JSON cells, and the capacity knee's sentence.
@@ -71,5 +72,22 @@ class VerdictReportTest < Minitest::Test
     io = StringIO.new
     Rackbench::Report::CapacityText.new([knee], io: io, trials: trials).render
     assert_match(/what stopped it at 16 connections: workers busy: 13.6 waiting/, io.string)
+  end
+
+  # The blog's open loop on a crowded machine (issue 34): 147 req/s met the
+  # SLO, 294 req/s the load generator could not hold even with fewer connections.
+  def test_capacity_says_when_the_load_generator_bounded_the_search
+    note = Rackbench::Search::ClientBound.note(293.7)
+    knee = { "type" => "knee", "setup" => "puma x2:8", "endpoint" => "/posts/1", "slo" => { "p99_ms" => 300 },
+             "open" => { "loop" => "open", "pass" => 146.9, "fail" => nil, "bound" => 293.7, "bound_reason" => note,
+                         "pass_record" => { "rps" => 146.5, "latency_ms" => { "p99" => 99.0 } }, "levels_measured" => 2 } }
+    levels = [{ "type" => "level", "setup" => "puma x2:8", "endpoint" => "/posts/1", "kind" => "open", "level" => 146.9, "pass" => true },
+              { "type" => "level", "setup" => "puma x2:8", "endpoint" => "/posts/1", "kind" => "open", "level" => 293.7,
+                "pass" => false, "client" => true }]
+    io = StringIO.new
+    Rackbench::Report::CapacityText.new([knee, *levels], io: io, trials: []).render
+    assert_match(/sustains 146.9 req\/s within p99 300 ms .*; the load generator could not hold 294 req\/s on this machine/, io.string)
+    refute_match(/upper limit/, io.string)
+    assert_match(%r{open curve: 146.9 req/s ok, 293.7 req/s client behind$}, io.string)
   end
 end

@@ -28,6 +28,13 @@ class TimeSplitTest < Minitest::Test
     refute s.key?("pool")
   end
 
+  # The request threads' run-queue delay, when every process measured it.
+  def test_runnable_time_without_a_cpu_per_request
+    assert_equal 12.0, Split.build(deltas("runq_s" => 0.6))["runq_ms"], "1.2 s over 100 requests"
+    partial = deltas.tap { |d| d[11]["runq_s"] = 0.6 }
+    refute Split.build(partial).key?("runq_ms"), "one process without it: not measured"
+  end
+
   # Requests overlapped on a thread (fibers): the thread clock counts the
   # other fibers too, so the processes' CPU over their requests is taken.
   def test_fibers_take_the_process_cpu

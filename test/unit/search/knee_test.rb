@@ -28,6 +28,18 @@ class KneeTest < Minitest::Test
     assert_equal [400.0, 200.0, 100.0], r.steps.first(3).map(&:level)
   end
 
+  def test_a_level_the_client_could_not_hold_stops_the_search_there
+    knee = Rackbench::Search::Knee.new(start: 293.7, min: 1.0, max: 400.0, integer: false)
+    r = knee.find { |rate| [rate > 200 ? :client : true, nil] }
+    assert_equal [293.7], r.steps.map(&:level), "no halving below a level that says nothing about the server"
+    assert_equal [nil, nil, 293.7], [r.pass, r.fail, r.bound]
+
+    r = Rackbench::Search::Knee.new(start: 100.0, min: 1.0, max: 400.0, integer: false)
+                               .find { |rate| [rate > 150 ? :client : true, nil] }
+    assert_equal [100.0, 200.0], r.steps.map(&:level)
+    assert_equal [100.0, nil, 200.0], [r.pass, r.fail, r.bound]
+  end
+
   def test_nothing_passes
     knee = Rackbench::Search::Knee.new(start: 4, min: 1, max: 100, integer: true)
     r = knee.find { [false, nil] }
@@ -67,9 +79,10 @@ class CapacityDecisionTest < Minitest::Test
   SLO = Rackbench::Stats::Slo.new(p99_ms: 500, error_rate: 0.001)
 
   # Answers each measure with the next scripted record.
-  FakeSession = Struct.new(:records, :measured) do
+  FakeSession = Struct.new(:records, :measured, :connections) do
     def measure(trial, context:)
       (self.measured ||= []) << trial.repetition
+      (self.connections ||= []) << context.config[:connections]
       records.shift.merge("key" => "k#{trial.repetition}")
     end
   end
@@ -79,13 +92,35 @@ class CapacityDecisionTest < Minitest::Test
     { "latency_ms" => { "p99" => p99 }, "requests" => 1000, "error_total" => 0 }
   end
 
-  def level(p99s)
+  def level(p99s, records: nil, rate: nil)
     store = FakeStore.new([])
     ctx = Rackbench::Runner::Session::Context.new(store: store, config: {})
-    session = FakeSession.new(p99s.map { |p| record(p) })
-    trial = Rackbench::Plan::Trial.new(setup: Rackbench::Setup.parse("puma x1:1"), endpoint: "/", concurrency: 8, repetition: 1)
-    pass, detail = Capacity.new(context: ctx, slo: SLO).send(:level, session, "closed", trial, ctx)
+    session = FakeSession.new(records || p99s.map { |p| record(p) })
+    trial = Rackbench::Plan::Trial.new(setup: Rackbench::Setup.parse("puma x1:1"), endpoint: "/", concurrency: rate ? nil : 8,
+                                       rate: rate, repetition: 1)
+    pass, detail = Capacity.new(context: ctx, slo: SLO).send(:level, session, rate ? "open" : "closed", trial, ctx)
+    @session = session
     [pass, detail, session.measured, store.rows.last]
+  end
+
+  # The blog's level at 293.7 req/s (issue 34): wrk's sends late, p99 well within.
+  def client_bound(connections)
+    { "latency_ms" => { "p99" => 143.0 }, "requests" => 540, "error_total" => 0, "valid" => false, "behind" => "client",
+      "target_rate" => 293.7, "connections" => connections,
+      "invalid_reason" => "the load generator fell behind its schedule: sends went out 4.10 ms late on average" }
+  end
+
+  def test_a_level_the_client_could_not_hold_is_measured_with_fewer_connections_then_left_undecided
+    pass, detail, measured, row = level(nil, records: [client_bound(30), client_bound(15)], rate: 293.7)
+    assert_equal :client, pass, "not a failure of the server"
+    assert_equal [1, 2], measured
+    assert_equal [nil, 15], @session.connections, "again with half the connections"
+    assert_equal [false, true], [row["pass"], row["client"]]
+    assert_match(/\Anot the server's: the load generator fell behind/, detail["reason"])
+
+    pass, _, measured, = level(nil, records: [client_bound(30), record(143.0)], rate: 293.7)
+    assert_equal true, pass, "held with fewer connections: the server's verdict"
+    assert_equal [1, 2], measured
   end
 
   def test_a_split_is_measured_a_third_time_and_the_reason_agrees
@@ -121,5 +156,31 @@ class CapacityDecisionTest < Minitest::Test
       assert_match(pass ? /within\z/ : /over\z/, reason, passes.inspect)
     end
     refute Capacity.decided?([v.new(pass: true, marginal: false), v.new(pass: false, marginal: false)]), "1-1 is undecided"
+  end
+end
+
+# A level the load generator could not hold is not the server's failure.
+class SloClientTest < Minitest::Test
+  SLO = Rackbench::Stats::Slo.new(p99_ms: 300)
+
+  # The Rails blog's tune level at 146.9 req/s (issue 34): p99 143 ms, invalid
+  # because wrk's sends went out late on a machine crowded by other processes.
+  def blog_level(behind)
+    { "latency_ms" => { "p99" => 143.0 }, "requests" => 270, "error_total" => 0, "valid" => false, "behind" => behind,
+      "invalid_reason" => "the load generator fell behind its schedule: sends went out 4.10 ms late on average" }
+  end
+
+  def test_a_client_bound_trial_is_not_the_servers_failure
+    v = SLO.judge(blog_level("client"))
+    refute v.pass, "no evidence is no pass"
+    assert v.client
+    assert_match(/\Anot the server's: the load generator fell behind/, v.reason)
+  end
+
+  def test_a_trial_both_sides_fell_behind_in_is_the_servers_failure
+    v = SLO.judge(blog_level("both"))
+    refute v.pass
+    refute v.client
+    assert_match(/\Ainvalid trial: /, v.reason)
   end
 end

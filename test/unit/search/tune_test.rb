@@ -235,6 +235,45 @@ class TuneSearchTest < Minitest::Test
     assert_match(/the knee search of puma x4:24 was limited by the load generator \(the load generator fell behind its schedule\)/, rec["edges"]["note"])
   end
 
+  # A lab on a crowded machine (issue 34): wrk falls behind its schedule at
+  # `bound` req/s, whatever the server; below it, the model's own knee.
+  class CrowdedLab < FakeLab
+    def initialize(model, clock, bound:)
+      super(model, clock)
+      @bound = bound
+    end
+
+    def knee(setup, guess:, expected_latency:, max_levels:)
+      o = super
+      passed = Array(o.knee&.dig("levels")).select { |l| l["pass"] && l["level"] < @bound }
+      client = { "level" => @bound, "pass" => false, "client" => true, "reason" => "not the server's: the load generator fell behind" }
+      o.knee = { "pass" => passed.map { |l| l["level"] }.max, "fail" => nil, "bound" => @bound,
+                 "bound_reason" => Rackbench::Search::ClientBound.note(@bound), "levels" => passed + [client], "complete" => true }
+      o
+    end
+  end
+
+  def crowded(bound)
+    clock = [0.0]
+    deadline = Tune::Deadline.new(600, clock: -> { clock[0] })
+    lab = CrowdedLab.new(IO_BOUND, clock, bound: bound)
+    lab.deadline = deadline
+    Tune.new(lab: lab, journal: FakeJournal.new, deadline: deadline, servers: %w[unicorn], budget_mb: 2048, edge_steps: 0,
+             slo: Rackbench::Stats::Slo.new(p99_ms: 300), endpoint: "/posts/1", cores: 2).call
+  end
+
+  def test_a_search_the_load_generator_ended_says_the_machine_bounded_it
+    rec = crowded(293.7)
+    refute_nil rec["setup"], "the knees below the bound are the server's evidence"
+    assert_equal 293.7, rec["client_bound"]
+    assert_match(/; the knee search stopped where the load generator could not hold 294 req\/s on this machine/, rec["reason"])
+
+    rec = crowded(1.0) # not even the lowest rate: no level says anything about the server
+    assert_nil rec["setup"]
+    assert_match(%r{\Ano setup met p99 <= 300 ms on /posts/1: no rate tried on \d setup\(s\) could be judged: the load generator could not hold 1.0 req/s on this machine}, rec["reason"])
+    refute_match(/raise --slo-p99/, rec["reason"], "a higher objective would not help")
+  end
+
   def test_the_user_max_workers_leaves_the_optimum_unbracketed_and_is_named
     rec, = tune(servers: %w[unicorn], max_workers: 4)
     assert_equal "unicorn x4", rec["setup"]

@@ -84,11 +84,22 @@ class VerdictEvidenceTest < Minitest::Test
     uneven = { cores: 2, workers: 2, threads: 5, worker_cpu: [7.0, 4.0], rps: 127.0, busy_threads: 12.4, backlog: 6.0 }
     v = verdict(trial(**uneven, shares: [0.75, 0.25]))
     assert_equal "unbalanced", v.kind, v.text
-    assert_match(/requests split 75%:25% over 2 workers \(the busiest served 1\.5x an even share\) while 6 waiting on average/, v.reason)
+    assert_match(/requests split 75%:25% over 2 workers \(the busiest served 1\.5x an even share; a keep-alive split: each of the 16 connections stays on the worker that accepted it\) while 6 waiting on average/, v.reason)
     assert_match(/6\.4 of 10 threads busy \(idle slots bound it at 198\.4 req\/s\): an even split would serve about 190\.5 req\/s/, v.reason)
     assert_equal "busy", verdict(trial(**uneven, shares: [0.51, 0.49])).kind, "an even split explains nothing"
     assert_equal "busy", verdict(trial(**uneven, busy_threads: 16.0, shares: [0.75, 0.25])).kind,
                  "every slot busy: the split left none idle"
+  end
+
+  # puma x2:5 at c = 1 (issue 34): one keep-alive connection, so one worker
+  # served all 502 req/s; "an even split would serve about 989 req/s" cannot
+  # be, since one sequential connection is all there is.
+  def test_one_connection_on_one_worker_is_not_unbalanced
+    c1 = verdict(trial(cores: 2, workers: 2, threads: 5, worker_cpu: [95.0, 1.0], c: 1, rps: 502.0, shares: [0.99, 0.01]))
+    refute_equal "unbalanced", c1.kind, c1.text
+    refute_match(/even split/, c1.reason)
+    c8 = verdict(trial(cores: 2, workers: 2, threads: 5, worker_cpu: [95.0, 1.0], c: 8, rps: 502.0, shares: [0.99, 0.01]))
+    assert_equal "unbalanced", c8.kind, "eight connections on one worker: the split held it"
   end
 
   # An idle 2-vCPU machine listed "other processes" at 8-22% in every

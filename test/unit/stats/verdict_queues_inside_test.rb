@@ -49,7 +49,7 @@ class VerdictQueuesInsideTest < Minitest::Test
     record = trial(c: 8, rps: 385.0, shares: [0.707, 0.293], worker_cpu: [89.9, 45.9])
     v = Rackbench::Stats::Verdict.for(record)
     assert_equal "unbalanced", v.kind, v.text
-    assert_match(/requests split 71%:29% over 2 workers \(the busiest served 1\.4x an even share\) while its busiest process used 90% of one core/, v.reason)
+    assert_match(/requests split 71%:29% over 2 workers \(the busiest served 1\.4x an even share; a keep-alive split: each of the 8 connections stays on the worker that accepted it\) while its busiest process used 90% of one core/, v.reason)
     assert_match(/0\.6 core\(s\) of the CPU left to the server stayed idle/, v.reason)
     even = Rackbench::Stats::Verdict.for(record.merge("balance" => record["balance"].merge("spread" => 1.1)))
     assert_equal "under", even.kind, "an even split with CPU to spare is below capacity: #{even.text}"

@@ -63,19 +63,56 @@ class VerdictSplitTest < Minitest::Test
     assert_equal "cpu", verdict(trial(server: 190.0, split: split.merge("gc_ms" => 0.6))).kind
   end
 
+  # The default run's /hello at c = 8 (issue 34): the probe sees ~12 µs of
+  # in-app CPU and a GC share of it over 100%, but a request costs the
+  # server's processes 190% / 10,000 req/s = 190 µs: GC is 8% of that.
+  def test_gc_is_a_share_of_the_process_cpu_per_request_and_small_figures_are_in_microseconds
+    hello = { "requests" => 20_000, "wall_ms" => 0.3, "cpu_ms" => 0.012, "gc_ms" => 0.0145, "waiting_ms" => 0.288,
+              "cpu_share" => 0.04, "threads_per_process" => 25.0, "cpu_method" => "thread" }
+    v = verdict(trial(server: 190.0, rps: 10_000.0, split: hello))
+    refute_equal "gc", v.kind, v.text
+    assert_match(/per request: 12 µs CPU \(15 µs GC\), 0\.3 ms waiting \(IO, sleep, the GVL or a CPU.s run queue\), of 0\.3 ms \(the server's processes: 0\.2 ms of CPU per request\)/, v.reason)
+    refute_match(/\b0 ms\b/, v.reason)
+
+    heavy = verdict(trial(server: 190.0, rps: 10_000.0, split: hello.merge("gc_ms" => 0.08)))
+    assert_equal "gc", heavy.kind, heavy.text
+    assert_match(/\AGC took 80 µs of the 0\.2 ms of CPU per request \(42%\)/, heavy.reason)
+  end
+
   # Every verdict says where the time went and the threads it predicts beside the setup's.
   def test_the_split_and_the_threads_line
     v = verdict(trial(split: db_page))
-    assert_match(/; per request: 9\.8 ms CPU \(0\.6 ms GC\), 31 ms SQL, 9\.2 ms other waiting \(IO, sleep or the GVL\), of 50 ms; /, v.reason)
+    assert_match(/; per request: 9\.8 ms CPU \(0\.6 ms GC\), 31 ms SQL, 9\.2 ms other waiting \(IO, sleep, the GVL or a CPU.s run queue\), of 50 ms; /, v.reason)
     assert_match(/threads: CPU is 20% of a request's time, so one process's GVL saturates near 5\.1 threads \(1\/f\); this setup runs 5 per process \(about that\)\z/, v.reason)
     assert_equal 31.0, v.evidence.dig("split", "sql_ms")
     two = verdict(trial(threads: 2, split: db_page("sql_ms" => 1.0)))
     assert_match(/this setup runs 2 per process \(fewer: its GVL waits idle while they wait\)\z/, two.reason)
     plain = verdict(trial(split: db_page.reject { |k, _| k.start_with?("sql") }))
-    assert_match(/per request: 9\.8 ms CPU \(0\.6 ms GC\), 40\.2 ms waiting \(IO, sleep or the GVL\), of 50 ms/, plain.reason)
+    assert_match(/per request: 9\.8 ms CPU \(0\.6 ms GC\), 40\.2 ms waiting \(IO, sleep, the GVL or a CPU.s run queue\), of 50 ms/, plain.reason)
     unknown = verdict(trial(split: { "unknown" => "the probe counted no request (no file, or every worker restarted)" }))
     assert_match(/; time split unknown: the probe counted no request/, unknown.reason)
     assert_nil unknown.evidence["split"]
+  end
+
+  # Unicorn on a Roda/SQLite page with no IO (issue 34): CPU-bound, yet the
+  # split's "waiting" (wall less CPU) was time runnable without a CPU, and the
+  # threads line had advised "more threads, or processes, would overlap the waits".
+  def test_waiting_for_a_cpu_is_told_from_io_and_the_advice_follows
+    page = { "requests" => 400, "wall_ms" => 10.0, "cpu_ms" => 4.0, "gc_ms" => 0.2, "waiting_ms" => 6.0,
+             "cpu_share" => 0.4, "threads_per_process" => 2.5, "cpu_method" => "thread" }
+    measured = verdict(trial(threads: 1, server: 190.0, rps: 160.0, split: page.merge("runq_ms" => 5.2)))
+    assert_equal "cpu", measured.kind, measured.text
+    assert_match(/, 6 ms waiting \(IO, sleep or the GVL; 5\.2 ms of it runnable, waiting for a CPU\), of 10 ms/, measured.reason)
+    assert_match(/this setup runs 1 per process \(its waiting was mostly for a CPU, by the run queue: more threads would not overlap it\)\z/, measured.reason)
+    assert_equal 5.2, measured.evidence.dig("split", "runq_ms")
+    # Rails on a crowded machine: the run queue's 2.5 ms can fall inside SQL's wall time too.
+    rails = verdict(trial(split: db_page("runq_ms" => 2.5)))
+    assert_match(/9\.2 ms other waiting \(IO, sleep or the GVL; 2\.5 ms of SQL and waiting was runnable, waiting for a CPU\)/, rails.reason)
+
+    unmeasured = verdict(trial(threads: 1, server: 190.0, rps: 160.0, split: page))
+    assert_match(/6 ms waiting \(IO, sleep, the GVL or a CPU's run queue\)/, unmeasured.reason)
+    refute_match(/overlap the waits/, unmeasured.reason, "CPU is the limit: no more threads")
+    assert_match(/\(CPU is the limit here, so its waiting may be for a CPU: more threads would not overlap it\)\z/, unmeasured.reason)
   end
 
   # puma x1:4 on a crowded 2-core machine (others took 121%): its process at

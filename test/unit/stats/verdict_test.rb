@@ -105,10 +105,21 @@ class VerdictTest < Minitest::Test
     assert_equal "cpu", v.kind, v.text
     one = verdict(trial(c: 8, workers: 1, rps: 40.0, mean: 200.0, waiting: 0.0, server: 97.0, busiest: 97.0,
                         "fibers" => true, "setup" => "falcon x1"))
-    assert_equal "gvl", one.kind, "one process runs its fibers on one thread: one core, the other idle"
-    assert_match(/the one process used 97% of one core with 8 requests in flight on its fibers \(one thread\)/, one.reason)
-    refute_equal "gvl", verdict(trial(c: 1, workers: 1, waiting: 0.0, server: 97.0, busiest: 97.0, **falcon)).kind,
-                 "one request in flight: nothing waits for the core"
+    assert_equal "process_cpu", one.kind, "one process runs its fibers on one thread: CPU per process, no GVL to share"
+    assert_equal "CPU-bound per process", one.label
+    assert_match(/its one process used 97% of one core, all one process can use: its fibers share one thread, while 1 core/, one.reason)
+    c1 = verdict(trial(c: 1, workers: 1, waiting: 0.0, server: 97.0, busiest: 97.0, **falcon))
+    refute_includes %w[gvl process_cpu], c1.kind, "one request in flight: nothing waits for the core"
+  end
+
+  # c = 1 in every default run (issue 34): one connection is sequential.
+  def test_one_connection_is_sequential_no_split_and_no_more_workers
+    thin = verdict(trial(c: 1, workers: 1, threads: 1, rps: 2000.0, mean: 0.5, waiting: 0.0, server: 97.0, busiest: 97.0))
+    assert_equal "under", thin.kind, thin.text
+    assert_match(/\A1 request\(s\) in flight on one connection, one at a time \(c = 1\): req\/s is 1 \/ latency \(0\.5 ms a request\), so no split over workers and no more workers or threads can raise it; more connections would/, thin.reason)
+    refute_match(/more workers would help|more processes would use/, thin.reason)
+    assert_equal "busy", verdict(trial(c: 2, workers: 1, threads: 1, rps: 2000.0, mean: 1.0, waiting: 1.0, server: 60.0, busiest: 60.0)).kind,
+                 "two connections on one worker: one waits, more workers would serve it"
   end
 
   def test_errors_and_restarts_come_first

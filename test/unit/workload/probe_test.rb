@@ -45,6 +45,35 @@ class ProbeTest < Minitest::Test
     app&.close
   end
 
+  # The run-queue delay of the threads that served requests, as Linux keeps
+  # it (/proc/self/task/TID/schedstat, its second field, in ns): the probe's
+  # reading falls between that thread's own readings before and after it.
+  def test_reads_the_request_threads_run_queue_delay
+    skip "no /proc schedstat here" unless File.exist?("/proc/self/task/#{Thread.current.native_thread_id}/schedstat")
+
+    app = probe(->(_env) { [200, {}, ["ok"]] })
+    jobs = Queue.new
+    done = Queue.new
+    server = Thread.new do
+      while (job = jobs.pop)
+        done << [job.call, Thread.current.native_thread_id]
+      end
+    end
+    jobs << -> { app.call({}) }
+    _, tid = done.pop
+    wait = -> { File.read("/proc/self/task/#{tid}/schedstat").split[1].to_i / 1e9 }
+    before = wait.call
+    s = app.snapshot
+    after = wait.call
+    assert_equal 1, s["requests"]
+    assert s.key?("runq_s"), "the thread that served a request is read"
+    assert_includes (before - 1e-6)..(after + 1e-6), s["runq_s"], "the run-queue delay, not the thread's run time"
+  ensure
+    jobs&.push(nil)
+    server&.join(5) || flunk("the serving thread did not end within 5 s")
+    app&.close
+  end
+
   # Two requests on fibers of one thread, each started before the other
   # ended (as Falcon runs them): the second is counted as shared, so
   # rackbench takes the process's CPU instead of the thread's.

@@ -190,7 +190,11 @@ module Rackbench
             got = result["pass_record"].is_a?(Hash) ? result["pass_record"] : {}
             text = "sustains <b>#{h(unit.call(result['pass']))}</b> within #{h(objective)} " \
                    "(#{h(NumberFormat.rps(got['rps']))} req/s, p99 #{h(NumberFormat.ms(got.dig('latency_ms', 'p99')))})"
-            text += result["fail"] ? "; at #{h(unit.call(result['fail']))}: #{h(result['fail_reason'])}" : "; the search's upper limit was reached"
+            text += "; at #{h(unit.call(result['fail']))}: #{h(result['fail_reason'])}" if result["fail"]
+            text += "; #{h(result['bound_reason'])}" if result["bound"]
+            text += "; the search's upper limit was reached" unless result["fail"] || result["bound"]
+          elsif result["bound"] && !result["fail"]
+            text = "no level could be judged against #{h(objective)}: #{h(result['bound_reason'])}"
           else
             text = "no level met #{h(objective)}; at #{h(unit.call(result['fail']))}: #{h(result['fail_reason'])}"
           end

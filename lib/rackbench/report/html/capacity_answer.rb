@@ -53,6 +53,7 @@ module Rackbench
         end
 
         def loop_text(knee, kind, result)
+          return "no level could be judged (#{h(result['bound_reason'])})" if !result["pass"] && result["bound"] && !result["fail"]
           return "no level met it (at #{h(level(kind, result['fail']))}: #{h(result['fail_reason'])})" unless result["pass"]
 
           got = result["pass_record"].is_a?(Hash) ? result["pass_record"] : {}
@@ -60,7 +61,13 @@ module Rackbench
           remember(knee, kind, result, cell) if cell
           "<b>#{h(level(kind, result['pass']))}</b> (#{h(NumberFormat.rps(got['rps']))} req/s, " \
             "p99 #{h(NumberFormat.ms(got.dig('latency_ms', 'p99')))})#{cell ? marks(cell) : ''}" \
-            "#{result['fail'] ? '' : ' <span class="muted">(the search\'s upper limit)</span>'}"
+            "#{upper_note(result)}"
+        end
+
+        def upper_note(result)
+          return " <span class=\"muted\">(#{h(result['bound_reason'])})</span>" if result["bound"]
+
+          result["fail"] ? "" : ' <span class="muted">(the search\'s upper limit)</span>'
         end
 
         # What the notes under the answer say: why a knee is not valid, and what "~" means.

@@ -40,6 +40,8 @@ module Rackbench
         # failed above it (nil when not searched, or nothing failed).
         def knee_rps = knee&.dig("pass")
         def knee_fail = knee&.dig("fail")
+        # The rate the load generator could not hold, where its search stopped (ClientBound).
+        def knee_bound = knee&.dig("bound")
 
         # The knee bracket's upper end: the failing level, or the search's
         # precision above the passing one when nothing failed.
@@ -67,7 +69,7 @@ module Rackbench
         def to_row
           { "setup" => label, "server" => setup.server, "workers" => setup.workers, "threads" => setup.threads,
             "probe_rps" => probe_rps&.round(1), "knee_rps" => knee_rps, "knee_fail" => knee_fail,
-            "footprint_mb" => footprint_mb&.round(1), "estimate_mb" => estimate_mb&.round(1),
+            **(knee_bound ? { "knee_bound" => knee_bound } : {}), "footprint_mb" => footprint_mb&.round(1), "estimate_mb" => estimate_mb&.round(1),
             "dropped_in" => dropped_in, "dropped" => dropped }
         end
       end

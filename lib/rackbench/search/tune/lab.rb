@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../knee"
+require_relative "../client_bound"
 require_relative "racing"
 require_relative "../../clock"
 require_relative "../../plan"
@@ -126,7 +127,7 @@ module Rackbench
             knee.find do |rate|
               level = level(session, setup, rate, expected_latency, records)
               levels << level
-              [level["pass"], level]
+              [level["client"] ? :client : level["pass"], level]
             end
           end
           outcome.knee = bracket(levels, complete: !outcome.stopped)
@@ -200,21 +201,36 @@ module Rackbench
           @measuring += Clock.now - started if started
         end
 
-        # One open-loop level; measured again when marginal (as Capacity does).
+        # One open-loop level; measured again when marginal (as Capacity
+        # does), and with fewer connections when the load generator could not
+        # hold it (ClientBound); "client" when it could not either time.
         def level(session, setup, rate, expected_latency, records)
+          verdicts, trials = judge_level(session, setup, rate, records, expected_latency: expected_latency)
+          if verdicts.last.client && (fewer = ClientBound.fewer_connections(trials.last))
+            again, more = judge_level(session, setup, rate, records, connections: fewer)
+            verdicts += again
+            trials += more
+          end
+          client = verdicts.last.client
+          judged = verdicts.reject(&:client)
+          { "level" => rate, "pass" => !client && judged.count(&:pass) * 2 > judged.size, "client" => client || nil,
+            "reason" => verdicts.last.reason, "p99_ms" => trials.last.dig("latency_ms", "p99"), "record" => trials.last,
+            "trials" => trials.map { |r| r["key"] } }.compact
+        end
+
+        def judge_level(session, setup, rate, records, **provision)
           duration = level_seconds(rate)
           verdicts = []
           trials = []
           3.times do
             record = measure(session, trial(setup, rate: rate), Load.default("open"), run_seconds(duration),
-                             duration: duration, expected_latency: expected_latency)
+                             duration: duration, **provision)
             records << record
             trials << record
             verdicts << @slo.judge(record)
             break unless verdicts.last.marginal && verdicts.size < 3 && verdicts.map(&:pass).uniq.size == verdicts.size
           end
-          { "level" => rate, "pass" => verdicts.count(&:pass) * 2 > verdicts.size, "reason" => verdicts.last.reason,
-            "p99_ms" => trials.last.dig("latency_ms", "p99"), "record" => trials.last, "trials" => trials.map { |r| r["key"] } }
+          [verdicts, trials]
         end
 
         def expected_from(result)
@@ -228,14 +244,16 @@ module Rackbench
         end
 
         # The bracket from the levels measured (a search cut short by the
-        # deadline keeps what it found).
+        # deadline keeps what it found); "bound": the level the load
+        # generator could not hold, where the search stopped (ClientBound).
         def bracket(levels, complete:)
           passed = levels.select { |l| l["pass"] }.max_by { |l| l["level"] }
-          failed = levels.reject { |l| l["pass"] }.select { |l| passed.nil? || l["level"] > passed["level"] }
+          failed = levels.reject { |l| l["pass"] || l["client"] }.select { |l| passed.nil? || l["level"] > passed["level"] }
                          .min_by { |l| l["level"] }
+          bound = levels.find { |l| l["client"] }&.dig("level")
           { "pass" => passed&.dig("level"), "fail" => failed&.dig("level"), "fail_reason" => failed&.dig("reason"),
             "pass_record" => slim(passed&.dig("record")), "levels" => levels.map { |l| l.reject { |k, _| k == "record" } },
-            "complete" => complete }
+            "complete" => complete, **(bound ? { "bound" => bound, "bound_reason" => ClientBound.note(bound) } : {}) }
         end
 
         def slim(record)

@@ -177,7 +177,7 @@ module Rackbench
         def out_of_reach(entry)
           return nil if entry.knee_rps || entry.knee.nil? || entry.probe_rps.nil?
 
-          lowest = Array(entry.knee["levels"]).min_by { |l| l["level"] }
+          lowest = Array(entry.knee["levels"]).reject { |l| l["client"] }.min_by { |l| l["level"] }
           lowest if lowest && !lowest["pass"] && lowest["level"] <= LIGHT_LOAD * entry.probe_rps
         end
 
@@ -187,9 +187,14 @@ module Rackbench
         end
 
         def knee_reason(entry, leader, picks)
+          return "no knee: #{entry.knee['bound_reason']}" if !entry.knee_rps && entry.knee_bound
           return "no rate met the SLO#{entry.knee&.dig('fail_reason') ? " (#{entry.knee['fail_reason']})" : ''}" unless entry.knee_rps
 
-          head = "knee #{rps(entry.knee_rps)} req/s#{entry.knee_fail ? " (fails at #{rps(entry.knee_fail)})" : ''}"
+          upper = if entry.knee_fail then " (fails at #{rps(entry.knee_fail)})"
+                  elsif entry.knee_bound then " (the load generator could not hold #{rps(entry.knee_bound)})"
+                  else ""
+                  end
+          head = "knee #{rps(entry.knee_rps)} req/s#{upper}"
           return "#{head}: the leader" if entry.equal?(leader)
 
           tie = overlap?(entry, leader) ? "tied with the leader (knee brackets overlap)" : "below the leader's bracket"

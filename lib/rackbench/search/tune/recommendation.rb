@@ -5,6 +5,7 @@ require_relative "pareto"
 require_relative "confirm_round"
 require_relative "ranking"
 require_relative "pair_words"
+require_relative "../client_bound"
 require_relative "../../units"
 require_relative "../../stats/decision"
 
@@ -56,7 +57,8 @@ module Rackbench
           { "setup" => @winner.label, "server" => @winner.setup.server, "workers" => @winner.setup.workers,
             "threads" => @winner.setup.threads, "endpoint" => @endpoint, "slo" => @slo.to_h,
             "evidence" => @evidence, "evidence_note" => EVIDENCE[@evidence], **figures(@winner),
-            "reason" => "#{@winner.label} — #{headline}#{runner_clause ? "; #{runner_clause}" : ''}",
+            "reason" => "#{@winner.label} — #{headline}#{runner_clause ? "; #{runner_clause}" : ''}#{bound_clause}",
+            "client_bound" => client_bound,
             "runner_up" => @runner && runner_up, "confirm" => confirm, "decision" => decision,
             "decisions" => @confirmed ? @confirmed.ranking.entries.map(&:to_h) : [], "pareto" => pareto }
         end
@@ -76,14 +78,32 @@ module Rackbench
                   "#{@unreachable['setup']} failed it even at #{Racing.rps(@unreachable['level'])} req/s, " \
                     "#{Racing.pct(@unreachable['share'])} of its saturated throughput (#{@unreachable['reason']}): " \
                     "the endpoint's own latency is over the objective"
+                elsif (bound = client_bound)
+                  "no rate tried on #{@all.count(&:knee)} setup(s) could be judged: #{ClientBound.note(bound)}"
                 else
                   "no rate tried on #{@all.count(&:knee)} setup(s) met it"
                 end
           { "setup" => nil, "endpoint" => @endpoint, "slo" => @slo.to_h, "evidence" => "unmet",
-            "evidence_note" => EVIDENCE["unmet"], "unreachable" => @unreachable,
-            "reason" => "no setup met #{slo} on #{@endpoint}: #{why}; raise --slo-p99#{suggestion} or tune another endpoint",
+            "evidence_note" => EVIDENCE["unmet"], "unreachable" => @unreachable, "client_bound" => client_bound,
+            "reason" => "no setup met #{slo} on #{@endpoint}: #{why}#{advice}",
             "best_throughput" => best && { "setup" => best.label, "probe_rps" => best.probe_rps&.round(1) },
             "runner_up" => nil, "decision" => nil, "decisions" => [], "pareto" => pareto }
+        end
+
+        # The lowest rate at which the load generator ended a knee search
+        # (ClientBound), or nil: a knee found below it is a lower bound.
+        def client_bound
+          @all.filter_map(&:knee_bound).min
+        end
+
+        def bound_clause
+          bound = client_bound or return ""
+          "; the knee search stopped where #{ClientBound.note(bound)}"
+        end
+
+        # A higher objective or another endpoint, unless only the client bounded every search.
+        def advice
+          @unreachable || !client_bound ? "; raise --slo-p99#{suggestion} or tune another endpoint" : ""
         end
 
         # An objective half again above the p99 seen at a light load.

@@ -35,3 +35,52 @@ class TuneLabProbeTest < Minitest::Test
     assert_equal 5, lab.longer_probe({ "rps" => 0.0, "requests" => 0, "latency_ms" => {} }, 2), "nothing answered: the longest"
   end
 end
+
+require "rackbench/search/tune/deadline"
+require "rackbench/stats/slo"
+require "rackbench/plan/setup"
+
+# A knee level the load generator could not hold (issue 34: the Rails blog's
+# puma x2:8 walked 293.7 -> 146.9 -> 73.4 -> 36.7 req/s on levels whose p99
+# met the SLO, each invalid because wrk fell behind its schedule).
+class TuneLabClientBoundTest < Minitest::Test
+  Lab = Rackbench::Search::Tune::Lab
+
+  FakeSession = Struct.new(:records, :connections) do
+    def measure(trial, context:)
+      (self.connections ||= []) << context.config[:connections]
+      records.shift.merge("key" => "#{trial.key}-#{trial.repetition}")
+    end
+  end
+
+  def blog(rate, behind: "client", connections: 30)
+    { "latency_ms" => { "p99" => 143.0 }, "requests" => 540, "error_total" => 0, "valid" => false, "behind" => behind,
+      "target_rate" => rate, "connections" => connections,
+      "invalid_reason" => "the load generator fell behind its schedule: sends went out 4.10 ms late on average" }
+  end
+
+  def lab
+    ctx = Rackbench::Runner::Session::Context.new(store: nil, config: {})
+    Lab.new(context: ctx, endpoint: "/posts/1", slo: Rackbench::Stats::Slo.new(p99_ms: 300),
+            deadline: Rackbench::Search::Tune::Deadline.new(600)).tap { |l| l.instance_variable_set(:@measuring, 0.0) }
+  end
+
+  def test_a_client_bound_level_is_measured_with_fewer_connections_and_is_no_failure
+    session = FakeSession.new([blog(293.7), blog(293.7, connections: 15)])
+    level = lab.send(:level, session, Rackbench::Setup.parse("puma x2:8"), 293.7, 0.1, [])
+    assert_equal [nil, 15], session.connections
+    assert_equal [false, true], [level["pass"], level["client"]]
+
+    session = FakeSession.new([blog(293.7), blog(293.7, behind: "both")])
+    level = lab.send(:level, session, Rackbench::Setup.parse("puma x2:8"), 293.7, 0.1, [])
+    assert_equal [false, nil], [level["pass"], level["client"]], "the server fell behind too: its failure"
+  end
+
+  def test_the_bracket_stops_at_the_client_bound_and_says_so
+    levels = [{ "level" => 146.9, "pass" => true, "p99_ms" => 99.0 },
+              { "level" => 293.7, "pass" => false, "client" => true, "reason" => "not the server's: ..." }]
+    knee = lab.send(:bracket, levels, complete: true)
+    assert_equal [146.9, nil, 293.7], knee.values_at("pass", "fail", "bound"), "a client-bound level is no failing level"
+    assert_match(/could not hold 294 req\/s on this machine/, knee["bound_reason"])
+  end
+end
