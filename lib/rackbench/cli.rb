@@ -4,6 +4,7 @@ require_relative "error"
 require_relative "suggest"
 require_relative "version"
 require_relative "cli/interrupts"
+require_relative "cli/output_failed"
 require "tmpdir"
 
 module Rackbench
@@ -32,33 +33,46 @@ module Rackbench
       Interrupts.guard(err: err) { run_command(argv.dup, out, err, env) }
     end
 
+    # A write to out or err that fails (a closed pipe, a full disk) is an
+    # error too, also at the final flush (`> /dev/full`): CLI::OutputFailed.
     def run_command(argv, out, err, env)
       command = argv.shift
-      case command
-      when nil, "help", "-h", "--help" then out.puts(usage) || 0
-      when "-v", "--version", "version" then out.puts("rackbench #{VERSION}") || 0
-      else dispatch(command, argv, out, err, env)
-      end
+      status = case command
+               when nil, "help", "-h", "--help" then out.puts(usage) || 0
+               when "-v", "--version", "version" then out.puts("rackbench #{VERSION}") || 0
+               else dispatch(command, argv, out, err, env)
+               end
+      out.flush
+      status
     rescue Interrupted => e
       interrupted(e, command, err)
     rescue UsageError => e
-      err.puts "Error: #{e.message}"
+      say(err, "Error: #{e.message}")
       2
     rescue Error => e
-      err.puts "Error: #{e.message}#{kept(e, command)}"
+      say(err, "Error: #{e.message}#{kept(e, command)}")
       1
-    rescue Errno::EPIPE
-      0
+    rescue OutputFailed, *OutputFailed::ERRORS => e
+      code, line = OutputFailed.outcome(e, status)
+      say(err, line) if line
+      code
     rescue StandardError => e
       crash(e, err)
+    end
+
+    # A line on err that cannot fail: when err itself is closed or full, the
+    # exit status alone tells.
+    def say(err, line)
+      err.puts line
+      err.flush
+    rescue IOError, SystemCallError
+      nil
     end
 
     # 128 + signal number, also when the terminal is gone (SIGHUP: writing
     # to it fails with EIO).
     def interrupted(error, command, err)
-      err.puts "Interrupted by SIG#{Signal.signame(error.signo)}#{RUNS.include?(command) ? ': servers stopped' : ''}#{kept(error, command)}"
-      128 + error.signo
-    rescue IOError, SystemCallError
+      say(err, "Interrupted by SIG#{Signal.signame(error.signo)}#{RUNS.include?(command) ? ': servers stopped' : ''}#{kept(error, command)}")
       128 + error.signo
     end
 
@@ -79,8 +93,8 @@ module Rackbench
       File.open(path, File::WRONLY | File::CREAT | File::EXCL | File::NOFOLLOW, 0o600) do |f|
         f.write("#{error.class}: #{error.message}\n#{error.backtrace&.join("\n")}\n")
       end
-      err.puts "Error: internal error in rackbench (#{error.class}: #{error.message.lines.first&.strip}); " \
-               "please report it with #{path}"
+      say(err, "Error: internal error in rackbench (#{error.class}: #{error.message.lines.first&.strip}); " \
+               "please report it with #{path}")
       70
     end
 

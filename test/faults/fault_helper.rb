@@ -17,11 +17,12 @@ module Rackbench
 
     attr_reader :pid, :status
 
-    def initialize(*args, env: {}, dir:)
+    # stdout, stderr: where they go instead of files (a pipe's writer, [:child, :out]).
+    def initialize(*args, env: {}, dir:, stdout: nil, stderr: nil)
       @out = File.join(dir, "stdout.txt")
       @err = File.join(dir, "stderr.txt")
-      @pid = Process.spawn(env, RbConfig.ruby, EXE, *args.map(&:to_s), out: @out, err: @err, in: File::NULL,
-                                                                      pgroup: true)
+      @pid = Process.spawn(env, RbConfig.ruby, EXE, *args.map(&:to_s), out: stdout || @out, err: stderr || @err,
+                                                                      in: File::NULL, pgroup: true)
       @seen = {}
       @status = nil
     end
@@ -117,8 +118,8 @@ module Rackbench
 
   # Assertions every fault case makes.
   module FaultAssertions
-    def start_rackbench(*args, env: {})
-      @rb = RackbenchProcess.new(*args, env: env, dir: tmpdir)
+    def start_rackbench(*args, env: {}, **stdio)
+      @rb = RackbenchProcess.new(*args, env: env, dir: tmpdir, **stdio)
     end
 
     def teardown

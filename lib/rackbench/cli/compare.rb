@@ -8,6 +8,7 @@ require_relative "../plan/config"
 require_relative "../units"
 require_relative "compare_pairs"
 require_relative "compare_gate"
+require_relative "output_failed"
 
 module Rackbench
   module CLI
@@ -31,15 +32,23 @@ module Rackbench
 
         a, b = argv.map { |path| Store::RunDir.open(path) }
         pairs = ComparePairs.new(setups(a), setups(b), opts[:pairs])
-        pairs.to_h.each { |sb, sa| @out.puts "Pairing RUN_B's setup #{sb.inspect} with RUN_A's #{sa.inspect}." }
         margin, source = margin(opts, a)
         compare = Stats::Compare.new(a.trials, b.trials, pairs: pairs.to_h, margin: margin)
-        runs = [run(a), run(b)]
-        print_notices(a, b)
-        raise Error, nothing_shared(a, b, pairs) if compare.rows.empty?
+        # The gate is decided before anything is printed, so a reader that
+        # stops early (| head -1) cannot turn a failed gate into a pass.
+        status, line = compare.rows.empty? ? [1, nil] : gate(compare, opts[:fail_if_slower], a, b)
+        OutputFailed.guard(status) do
+          pairs.to_h.each { |sb, sa| @out.puts "Pairing RUN_B's setup #{sb.inspect} with RUN_A's #{sa.inspect}." }
+          print_notices(a, b)
+          raise Error, nothing_shared(a, b, pairs) if compare.rows.empty?
 
-        Report::Comparison.new(compare, a: runs[0], b: runs[1], io: @out, suggested: pairs.suggestions, margin_source: source).render
-        gate(compare, opts[:fail_if_slower], a, b)
+          Report::Comparison.new(compare, a: run(a), b: run(b), io: @out, suggested: pairs.suggestions, margin_source: source).render
+          @err.puts line if line
+        end
+        status
+      rescue OutputFailed
+        say_gate(line)
+        raise
       end
 
       private
@@ -147,13 +156,19 @@ module Rackbench
         { path: store.path, meta: store.meta, calibration: store.calibration }
       end
 
-      # The gate (CompareGate): its line on stderr, its exit status.
+      # The gate (CompareGate): [its exit status, its line for stderr or nil].
       def gate(compare, percent, a, b)
-        return 0 if percent.nil?
+        return [0, nil] if percent.nil?
 
-        status, line = CompareGate.new(compare, percent: percent, margin: compare.margin).verdict(a.path, b.path)
+        CompareGate.new(compare, percent: percent, margin: compare.margin).verdict(a.path, b.path)
+      end
+
+      # The gate's line after the report could not be written (stdout
+      # closed): still said on stderr when stderr can be written.
+      def say_gate(line)
         @err.puts line if line
-        status
+      rescue IOError, SystemCallError
+        nil
       end
     end
   end

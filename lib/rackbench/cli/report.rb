@@ -92,20 +92,40 @@ module Rackbench
       def refuse_owned_output!(store, output, format)
         return if output.nil?
 
-        full = File.expand_path(output)
-        inside = File.dirname(full) == store.path || full.start_with?(File.join(store.path, "logs") + "/")
-        return unless inside && (OWNED.include?(File.basename(full)) || full.start_with?(File.join(store.path, "logs") + "/"))
+        full = resolved(output)
+        dir = resolved(store.path)
+        logs = File.join(dir, "logs") + "/"
+        inside = File.dirname(full) == dir || full.start_with?(logs)
+        return unless inside && (OWNED.include?(File.basename(full)) || full.start_with?(logs))
 
         ext = { "table" => "txt" }.fetch(format, format)
         raise UsageError, "--output #{output} is one of the run's own files; write the rendering elsewhere, " \
                           "e.g. --output #{File.join(store.path, "rendered.#{ext}")}"
       end
 
+      # The path a write would reach: symlinks (of the file and of its
+      # directories) followed, so a link onto trials.jsonl is seen for what it is.
+      def resolved(path, depth = 0)
+        full = File.expand_path(path)
+        return full if depth > 40 # a loop of links: the write fails on it anyway
+        return File.realpath(full) if File.exist?(full)
+        return resolved(File.expand_path(File.readlink(full), File.dirname(full)), depth + 1) if File.symlink?(full) # dangling
+
+        File.join(resolved(File.dirname(full), depth + 1), File.basename(full))
+      rescue SystemCallError
+        full
+      end
+
+      # A failed write to standard output is the CLI's (CLI::OutputFailed).
       def emit(text, output)
         return @out.write(text) unless output
 
-        File.write(output, text)
+        write_file(output, text)
         @err.puts "Wrote #{output}"
+      end
+
+      def write_file(output, text)
+        File.write(output, text)
       rescue SystemCallError => e
         raise Error, "cannot write #{output}: #{Error.reason(e)}; choose another --output"
       end

@@ -73,6 +73,24 @@ class CliReportTest < Minitest::Test
     assert_equal 0, status, err
   end
 
+  # A symlink is followed: to the file, to the run directory, or dangling
+  # onto a file the run writes later (report.html).
+  def test_output_through_a_symlink_onto_the_runs_own_files_is_refused
+    dir = run_dir
+    before = File.read(File.join(dir, "trials.jsonl"))
+    links = tmpdir
+    File.symlink(File.join(dir, "trials.jsonl"), File.join(links, "out.csv"))
+    File.symlink(dir, File.join(links, "run"))
+    File.symlink(File.join(dir, "report.html"), File.join(links, "page.html"))
+    [File.join(links, "out.csv"), File.join(links, "run", "trials.jsonl"), File.join(links, "page.html")].each do |target|
+      status, _out, err = run_cli("report", dir, "--format", "csv", "-o", target)
+      assert_equal 2, status, "#{target}: #{err}"
+      assert_match(/\AError: --output #{Regexp.escape(target)} is one of the run's own files/, err)
+    end
+    assert_equal before, File.read(File.join(dir, "trials.jsonl"))
+    refute File.exist?(File.join(dir, "report.html"))
+  end
+
   # A trials.jsonl that is not a regular file, or a directory with nothing
   # measured, is an error, never an empty report with exit 0.
   def test_a_missing_or_special_trials_file_is_an_error
