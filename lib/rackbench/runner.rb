@@ -16,6 +16,7 @@ require_relative "runner/boot_fit"
 require_relative "test_seam"
 require_relative "tls"
 require_relative "sampling/noise"
+require_relative "plan"
 
 module Rackbench
   # Runs a plan: for each round, in the round's order, one Session per setup

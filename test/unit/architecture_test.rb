@@ -3,6 +3,7 @@
 require "test_helper"
 require "tsort"
 require "ripper"
+require "support/constant_refs"
 
 # The house's arrows run one way (docs/architecture.md): read from every
 # require_relative line of lib/rackbench, the folders form no cycle, and no
@@ -16,8 +17,13 @@ require "ripper"
 # clock.rb ...) are nodes of their own.
 class ArchitectureTest < Minitest::Test
   ROOT = File.expand_path("../../lib/rackbench", __dir__)
-  RANK = { "cli" => 0, "search" => 1, "runner" => 2, "server" => 3, "load" => 3, "sampling" => 3, "store" => 3,
-           "stats" => 3, "report" => 3, "process_control" => 4, "system" => 5 }.freeze
+  # Every folder and loose file has a rank; an arrow may only point to an
+  # equal or larger one (a node may require those below it). Loose files
+  # that require nothing of rackbench's folders are the leaves (9).
+  LEAVES = %w[clock error finding periodic ports redact suggest test_seam tls units version environment].freeze
+  RANK = { "cli" => 0, "(doctor.rb)" => 1, "search" => 1, "suites" => 2, "runner" => 2, "plan" => 3, "report" => 3,
+           "server" => 4, "sampling" => 5, "stats" => 5, "load" => 6, "store" => 6, "workload" => 6, "calibration" => 6,
+           "runtime" => 6, "process_control" => 7, "system" => 8 }.merge(LEAVES.to_h { |f| ["(#{f}.rb)", 9] }).freeze
 
   # A path under lib/rackbench to its node.
   def self.node(rel)
@@ -51,6 +57,7 @@ class ArchitectureTest < Minitest::Test
       (graph[a][b] ||= []) << "#{from} -> #{to}"
       out << "system/ requires outside itself: #{from} -> #{to}" if a == "system"
       out << "arrow against the order (#{a} is above #{b}'s users): #{from} -> #{to}" if RANK[a] && RANK[b] && RANK[b] < RANK[a]
+      [a, b].each { |n| out << "#{n} has no rank in ArchitectureTest::RANK: place it (docs/architecture.md)" unless RANK[n] }
     end
     sorter = Object.new
     sorter.define_singleton_method(:each_node) { |&blk| graph.each_key(&blk) }
@@ -61,7 +68,7 @@ class ArchitectureTest < Minitest::Test
       arrows = scc.flat_map { |a| scc.flat_map { |b| Array(graph[a][b]).first(1) } }
       out << "cycle between #{scc.sort.join(', ')}: #{arrows.join('; ')}"
     end
-    out
+    out.uniq
   end
 
   def test_the_arrows_run_one_way
@@ -80,6 +87,30 @@ class ArchitectureTest < Minitest::Test
     assert(found.any? { |p| p.include?("report/html/capacity.rb -> search/slo.rb") && p.start_with?("arrow against") }, found.inspect)
     assert(found.any? { |p| p.include?("process_control/child.rb -> sampling/process_tree.rb") }, found.inspect)
     assert_includes found, "system/ requires outside itself: system/sockets.rb -> clock.rb"
+  end
+
+  # A constant used is a constant required (support/constant_refs.rb): a
+  # file that loads only because another file happened to load its
+  # dependency first breaks when it is required alone, or reordered.
+  def test_every_constant_used_is_required
+    assert_empty ConstantRefs.unrequired(ROOT), "add the require_relative (or move the constant to the file that uses it)"
+  end
+
+  def test_the_constant_check_fails_on_a_file_that_requires_nothing
+    sources = { "#{ROOT}/a/thing.rb" => "module Rackbench\n  module A\n    THING = 1\n  end\nend\n",
+                "#{ROOT}/b/user.rb" => "module Rackbench\n  module B\n    def self.x = A::THING\n  end\nend\n",
+                "#{ROOT}/b/fine.rb" => "require_relative \"../a/thing\"\nmodule Rackbench\n  module B\n    Y = A::THING\n  end\nend\n" }
+    assert_equal ["b/user.rb:3 A::THING (Rackbench::A::THING, defined in a/thing.rb)"], ConstantRefs.unrequired(ROOT, sources)
+  end
+
+  # Issue 36's two arrows that passed the old, partial ranking, and a node
+  # nobody ranked.
+  def test_it_fails_on_arrows_between_folders_the_old_ranking_left_out
+    found = self.class.problems([["stats/decision.rb", "plan/config.rb"], ["process_control/child.rb", "runtime/flags.rb"],
+                                 ["cli/run.rb", "newfolder/thing.rb"]])
+    assert(found.any? { |p| p.start_with?("arrow against the order (stats is above plan's users)") }, found.inspect)
+    assert(found.any? { |p| p.start_with?("arrow against the order (process_control is above runtime's users)") }, found.inspect)
+    assert(found.any? { |p| p.start_with?("newfolder has no rank") }, found.inspect)
   end
 
   # Plug-ins own every fact about themselves: outside a server's, a proxy's

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../stats/compare"
-require_relative "../report/decision_text"
+require_relative "../stats/decision_text"
 
 module Rackbench
   module CLI
@@ -42,7 +42,7 @@ module Rackbench
       private
 
       def beyond
-        "#{Report::DecisionText.pct(@share * 100)}%"
+        "#{Stats::DecisionText.pct(@share * 100)}%"
       end
 
       def flag
@@ -78,7 +78,7 @@ module Rackbench
       # "/hello puma x2:5 c=8 (slower by 12% (95% CI 8-16%))", or for an
       # undecided cell its interval alone: "(95% CI -12% to +3%)".
       def cells(found)
-        text = Report::DecisionText
+        text = Stats::DecisionText
         shown = found.first(5).map do |row, entry|
           d = entry.decision
           words = entry.decided? ? text.phrase(entry, label: nil) : "95% CI #{text.signed(d.low_pct)} to #{text.signed(d.high_pct)}"
@@ -88,7 +88,7 @@ module Rackbench
       end
 
       def cell(row)
-        "#{row.endpoint} #{row.label} #{Report::DecisionText.level_label(row.level, row.loop)}"
+        "#{row.endpoint} #{row.label} #{Stats::DecisionText.level_label(row.level, row.loop)}"
       end
 
       # The most any undecided cell would likely take, in each run.

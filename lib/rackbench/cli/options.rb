@@ -8,6 +8,7 @@ require_relative "../units"
 require_relative "../store/target"
 require_relative "../workload/app"
 require_relative "../search/tune/candidates"
+require_relative "../server/puma"
 
 module Rackbench
   module CLI

@@ -5,6 +5,7 @@ require_relative "../server"
 require_relative "../plan/config"
 require_relative "../workload/app"
 require_relative "../workload/bundle_check"
+require_relative "../server/gem_pins"
 
 module Rackbench
   module CLI

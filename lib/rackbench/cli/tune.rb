@@ -15,6 +15,7 @@ require_relative "../stats/slo"
 require_relative "../search/tune"
 require_relative "../search/tune/lab"
 require_relative "../store/tune_journal"
+require_relative "../server/puma"
 
 module Rackbench
   module CLI

@@ -2,7 +2,7 @@
 
 require_relative "../clock"
 require_relative "../stats/decisions"
-require_relative "../report/decision_text"
+require_relative "../stats/decision_text"
 
 module Rackbench
   class Runner
@@ -61,7 +61,7 @@ module Rackbench
 
       # Cells not valid are never decided, and more rounds would not make them so.
       def invalid(decisions)
-        bad = decisions.invalid.map { |c| "#{c.endpoint} #{c.setup} #{Report::DecisionText.level_label(c.level, c.loop)}" }.uniq
+        bad = decisions.invalid.map { |c| "#{c.endpoint} #{c.setup} #{Stats::DecisionText.level_label(c.level, c.loop)}" }.uniq
         return "" if bad.empty?
 
         "; #{bad.size} cell(s) not valid, so not decided (see the notes under the tables): #{bad.first(5).join('; ')}"
@@ -83,8 +83,8 @@ module Rackbench
 
       def undecided(open, rep, why)
         lines = open.map do |endpoint, level, a, b, entry|
-          cell = "#{endpoint} #{Report::DecisionText.level_label(level, entry&.loop)}  #{b} against #{a}"
-          entry ? "#{cell}: #{Report::DecisionText.phrase(entry)}" : "#{cell}: no look yet (fewer than #{Stats::Looks::FIRST} rounds of both)"
+          cell = "#{endpoint} #{Stats::DecisionText.level_label(level, entry&.loop)}  #{b} against #{a}"
+          entry ? "#{cell}: #{Stats::DecisionText.phrase(entry)}" : "#{cell}: no look yet (fewer than #{Stats::Looks::FIRST} rounds of both)"
         end
         @listener.warning("--decide stopped after #{rep} rounds (#{why}) with #{open.size} pair(s) still undecided: " \
                           "#{lines.join('; ')}")

@@ -3,6 +3,8 @@
 require "json"
 require "net/http"
 require_relative "../system/sockets"
+require_relative "../process_control/http_probe"
+require_relative "../clock"
 
 module Rackbench
   module Sampling

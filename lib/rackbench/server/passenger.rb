@@ -3,6 +3,7 @@
 require "json"
 require "shellwords"
 require_relative "base"
+require_relative "../system/process_tree"
 
 module Rackbench
   module Server

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "findings"
+
 module Rackbench
   module Suites
     # Seed 003: J. Austin Hughey, "App Server Arena" (Engine Yard): /server,

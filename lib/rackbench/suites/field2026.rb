@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "arena"
+require_relative "nginx"
+
 module Rackbench
   module Suites
     # The 2026 field, after itsi-server-benchmarks (seven Ruby servers and

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "findings"
+
 module Rackbench
   module Suites
     # Seed 002: Guy Callaghan (FiNC), "Switching from Unicorn to Puma". A

@@ -1,11 +1,10 @@
 # frozen_string_literal: true
 
-require_relative "../suites"
 require_relative "../stats/cells"
 require_relative "../stats/summary"
 require_relative "../stats/decision"
 require_relative "../report/number_format"
-require_relative "../report/decision_text"
+require_relative "../stats/decision_text"
 
 module Rackbench
   module Suites
@@ -34,11 +33,11 @@ module Rackbench
         name = store.meta["suite"]
         return if name.nil?
 
-        suite = Suites.fetch(name)
+        suite = suite(name)
         io.puts
         io.puts "Findings of suite #{name} (#{suite::SEED ? "seed #{suite::SEED}" : "new"}: #{suite::TITLE}), from the stored trials " \
                 "(req/s: successful responses, median of the rounds; a difference decided over the rounds, margin " \
-                "+-#{Report::DecisionText.pct(LEVEL * 100)}%, one family at 5% over every comparison made):"
+                "+-#{Stats::DecisionText.pct(LEVEL * 100)}%, one family at 5% over every comparison made):"
         lines_for(name, store.trials).each { |line| io.puts "  - #{line}" }
       end
 
@@ -49,10 +48,18 @@ module Rackbench
         view = View.new(trials)
         return ["no trials were stored: nothing to conclude (see the failures above)"] if view.empty?
 
-        suite = Suites.fetch(name)
+        suite = suite(name)
         suite.findings(view)
         view.family!
         suite.findings(view)
+      end
+
+      # The suite's module. suites.rb is required here, not at the top:
+      # it loads every suite, and each suite's file requires this one for
+      # its findings, so a top-level require would be a cycle at load.
+      def suite(name)
+        require_relative "../suites"
+        Suites.fetch(name)
       end
 
       def rps(value)
@@ -140,7 +147,7 @@ module Rackbench
           format("%+.0f%%", (r - 1) * 100)
         end
 
-        # The decision in the words every report uses (Report::DecisionText),
+        # The decision in the words every report uses (Stats::DecisionText),
         # with its method: "decided: 95% CI +9% to +27%, paired over 3 rounds".
         def note
           d = decision
@@ -150,11 +157,11 @@ module Rackbench
 
             return "a round with no successful response: no ratio to decide"
           end
-          ci = "95% CI #{Report::DecisionText.signed(d.low_pct)} to #{Report::DecisionText.signed(d.high_pct)}, #{how(d)}"
+          ci = "95% CI #{Stats::DecisionText.signed(d.low_pct)} to #{Stats::DecisionText.signed(d.high_pct)}, #{how(d)}"
           case d.outcome
           when :higher, :lower then "decided: #{ci}"
-          when :equivalent then "equivalent within +-#{Report::DecisionText.pct(d.margin * 100)}%: #{ci}"
-          else "undecided: #{ci}#{Report::DecisionText.more(d)}"
+          when :equivalent then "equivalent within +-#{Stats::DecisionText.pct(d.margin * 100)}%: #{ci}"
+          else "undecided: #{ci}#{Stats::DecisionText.more(d)}"
           end
         end
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../plan/setup"
+require_relative "findings"
 
 module Rackbench
   module Suites

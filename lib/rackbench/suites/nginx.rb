@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "findings"
+
 module Rackbench
   module Suites
     # Seeds 003 and 004: Thin and Unicorn deployed behind nginx (Edwin Cruz,

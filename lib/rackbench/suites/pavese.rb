@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "findings"
+
 module Rackbench
   module Suites
     # Seed 000: Tommaso Pavese, "Unicorn vs Puma: Rails server benchmarks".

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../error"
+require_relative "../wrk"
 
 module Rackbench
   module Load

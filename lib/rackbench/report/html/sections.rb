@@ -7,6 +7,8 @@ require_relative "../quiet_notes"
 require_relative "../protocol_note"
 require_relative "../../stats/decision"
 require_relative "../../stats/slo"
+require_relative "../../stats/decisions"
+require_relative "../../stats/metrics"
 
 module Rackbench
   module Report

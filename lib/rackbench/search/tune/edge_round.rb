@@ -1,5 +1,13 @@
 # frozen_string_literal: true
 
+require_relative "entry"
+require_relative "candidates"
+require_relative "confirm_round"
+require_relative "../../server"
+require_relative "../../plan/setup"
+require_relative "../../stats/summary"
+require_relative "racing"
+
 module Rackbench
   module Search
     class Tune

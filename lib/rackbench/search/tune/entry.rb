@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../stats/summary"
+require_relative "racing"
 
 module Rackbench
   module Search

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../../report/decision_text"
+require_relative "../../stats/decision_text"
 require_relative "racing"
 require_relative "ranking"
 
@@ -8,7 +8,7 @@ module Rackbench
   module Search
     class Tune
       # One pair of finalists in words (Ranking::Pair): each metric's
-      # decision as every report says it (Report::DecisionText: direction and
+      # decision as every report says it (Stats::DecisionText: direction and
       # 95% interval, or "undecided" with about how many more rounds), then
       # which one wins by which rule, and whether more rounds could change it.
       #
@@ -24,7 +24,7 @@ module Rackbench
           rounds = pair.rounds
           head = "#{names[0]} against #{names[1]} (#{rounds} paired #{rounds == 1 ? 'round' : 'rounds'} at " \
                  "#{Racing.rps(ranking.rate)} req/s)"
-          metrics = Ranking::METRICS.filter_map { |m| pair.entries[m] && Report::DecisionText.phrase(pair.entries[m]) }
+          metrics = Ranking::METRICS.filter_map { |m| pair.entries[m] && Stats::DecisionText.phrase(pair.entries[m]) }
           "#{head}: #{metrics.join('; ')}: #{verdict(pair, ranking)}#{still_open(pair)}"
         end
 

@@ -1,0 +1,125 @@
+# frozen_string_literal: true
+
+require_relative "decisions"
+
+module Rackbench
+  module Stats
+    # The decisions between setups (Decisions) in words that match
+    # their evidence, one line per pair of setups in a cell:
+    #
+    #   /hello c=8  unicorn x2 against puma x2:5 (5 rounds): req/s slower by 15% (95% CI 8-21%);
+    #               p99 undecided (95% CI -20% to +45%, about 30 more rounds); PSS equivalent within +-5%
+    #
+    # Each interval is the one its outcome was read from: 95% for its family
+    # over every look (ErrorBudget), so with more decisions in a family,
+    # or a run --decide's looks, it is wider than a lone 95% interval.
+    #
+    # Shared by the terminal (run, report) and Markdown; the HTML report and
+    # the JSON document read the same Decisions. It lives beside the
+    # decisions, not in report/: the runner (run --decide's lines), tune's
+    # words and a suite's findings say decisions too, and take them from
+    # here rather than from the renderers above them (Report::DecisionText
+    # names this module for the reports).
+    module DecisionText
+      LABELS = { "rps" => "req/s", "latency_ms.p99" => "p99", "memory.pss_total_mb" => "PSS" }.freeze
+
+      module_function
+
+      # Lines for the whole family; [] when no cell had 2 rounds.
+      def lines(decisions)
+        return [] unless decisions.any?
+
+        groups = decisions.entries.group_by { |e| [e.endpoint, e.level, e.loop, e.a, e.b] }
+        groups.map do |(endpoint, level, loop, a, b), entries|
+          rounds = entries.map { |e| e.decision.rounds }.max
+          "#{endpoint} #{level_label(level, loop)}  #{b} against #{a} (#{rounds} #{rounds == 1 ? 'round' : 'rounds'}): " +
+            entries.map { |e| phrase(e) }.join("; ")
+        end
+      end
+
+      # The header line states the rule, the families and the looks: every
+      # interval below is the one its words were read from.
+      def header(decisions)
+        methods = decisions.entries.map { |e| e.decision.method }.uniq.join("; ")
+        sizes = decisions.family_sizes
+        counts = %w[primary secondary].filter_map { |f| sizes[f] && "#{f} #{sizes[f]}" }.join(", ")
+        "Decisions (B against A, A the faster in req/s; #{methods}; equivalence margin " \
+          "+-#{pct(decisions.margin * 100)}%; #{Decisions::FAMILIES} (#{counts}); " \
+          "#{decisions.looks.describe}; each interval is the family's 95% one at its look, the one decided on):"
+      end
+
+      # "faster by 18% (95% CI 9-27%)", "equivalent within +-5% (95% CI -2% to +3%)",
+      # "faster, by 3.4-11% (95% CI; beyond +-5% undecided, about 4 more rounds)",
+      # "undecided (95% CI -20% to +45%, about 30 more rounds)".
+      # The interval is the decision's own (its family's and look's level).
+      # label: the metric's name first (nil: none, where a column names it);
+      # unit: what more of would decide it (compare: "repetitions").
+      def phrase(entry, label: LABELS.fetch(entry.metric, entry.metric), unit: "rounds")
+        d = entry.decision
+        label = label ? "#{label} " : ""
+        ci = "95% CI #{signed(d.low_pct)} to #{signed(d.high_pct)}"
+        case d.outcome
+        when :higher, :lower
+          lo, hi = [d.low_pct.abs, d.high_pct.abs].sort
+          return "#{label}#{entry.outcome} by #{pct(d.change_pct.abs)}% (95% CI #{pct(lo)}-#{pct(hi)}%)" if d.change_pct.abs < 50
+
+          # Far apart: the ratio says it better than a percentage (0.2x, 5x).
+          "#{label}#{entry.outcome}: B/A #{times(d.ratio)} (95% CI #{times(d.ci_low)}-#{times(d.ci_high)})"
+        when :equivalent then "#{label}equivalent within +-#{pct(d.margin * 100)}% (#{ci})"
+        when :direction_higher, :direction_lower
+          lo, hi = [d.low_pct.abs, d.high_pct.abs].sort
+          "#{label}#{entry.direction_word}, by #{pct(lo)}-#{pct(hi)}% (95% CI; beyond +-#{pct(d.margin * 100)}% " \
+            "undecided#{more(d, unit)})"
+        else "#{label}undecided (#{ci}#{more(d, unit)})"
+        end
+      end
+
+      def more(decision, unit = "rounds")
+        need = decision.rounds_needed
+        if need.nil?
+          return decision.out_of_looks? ? ", not decidable by round #{decision.budget.looks.max} (the last look) at this spread" : ""
+        end
+        return ", over #{Decision::MAX_ROUNDS} #{unit} would not decide it" if need >= Decision::MAX_ROUNDS
+
+        extra = [need - decision.rounds, 1].max
+        ", about #{extra} more #{extra == 1 ? unit.delete_suffix('s') : unit}"
+      end
+
+      def level_label(level, loop)
+        loop == "open" ? "r=#{format('%g', level)}" : "c=#{level}"
+      end
+
+      def signed(value)
+        "#{value.negative? ? '-' : '+'}#{pct(value.abs)}%"
+      end
+
+      def times(ratio)
+        "#{format('%.3g', ratio)}x"
+      end
+
+      def pct(value)
+        value >= 10 ? value.round.to_s : format("%.1f", value).sub(/\.0\z/, "")
+      end
+
+      def no_decisions(decisions)
+        looks = decisions.looks
+        return "No decisions between setups: a cell needs 2 or more rounds of each (run -r 3 or more)." unless looks.sequential?
+
+        "No decisions between setups: --decide takes its first look at round #{looks.first} (run --resume to go on)."
+      end
+
+      # The block the terminal prints after the table; setups: how many the
+      # run compared (one setup: nothing to decide, nothing said).
+      def render(decisions, io, setups: 2)
+        body = lines(decisions)
+        if body.empty?
+          io.puts no_decisions(decisions) if setups > 1
+          return
+        end
+
+        io.puts header(decisions)
+        body.each { |l| io.puts "  #{l}" }
+      end
+    end
+  end
+end
