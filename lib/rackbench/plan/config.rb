@@ -48,7 +48,7 @@ module Rackbench
       repeat: 1,             # rounds: every setup once per round, in a fresh random order (Plan#schedule)
       per_boot: 1,           # takes: each cell measured this many times back to back on one boot (Plan#trials_for)
       seed: nil,             # the round orders' random seed; nil: drawn at the run's start (stored in meta.json)
-      margin: 0.05,          # equivalence margin of decisions (Stats::Decision): a share, from --margin PERCENT
+      margin: Stats::Decision::DEFAULT_MARGIN, # equivalence margin of decisions: a share, from --margin PERCENT
       decide: false,         # run --decide: add rounds until neighbouring setups are decided (Runner::AdaptiveRounds)
       max_rounds: 20,        # --decide: at most this many rounds
       decide_time: 900.0,    # --decide: seconds from the run's start after which no round is added

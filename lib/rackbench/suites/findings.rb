@@ -22,7 +22,7 @@ module Rackbench
     # rounds a line says "single run: nothing decided", and two medians within
     # LEVEL of each other are called level, not ranked.
     module Findings
-      LEVEL = 0.05 # single runs: medians closer than 5% are "level"; also the decisions' margin
+      LEVEL = Stats::Decision::DEFAULT_MARGIN # single runs: medians this close are "level"; also the decisions' margin
       FAR = 2.0    # "far ahead": at least twice the other's req/s
 
       module_function
