@@ -45,7 +45,37 @@ module Rackbench
     def setups
       return [Setup.new(label: config[:url], server: EXTERNAL_SERVER, workers: 0, threads: 0, preload: false)] if external?
 
-      config[:setups].empty? ? Config.default_setups.map { |s| Setup.parse(s) } : config[:setups]
+      @setups ||= with_refs(base_setups)
+    end
+
+    # The setups as given (before run --ref makes one per commit).
+    def base_setups
+      @base_setups ||= config[:setups].empty? ? Config.default_setups.map { |s| Setup.parse(s) } : config[:setups]
+    end
+
+    # run --ref: [[the setup's own label, [its label per ref, in --ref order]]].
+    def ref_groups
+      refs = Array(config[:refs])
+      return [] if refs.empty?
+
+      base_setups.zip(setups.each_slice(refs.size)).map { |base, group| [base.label, group.map(&:label)] }
+    end
+
+    # run --ref: every setup once per commit of the app, labelled by the
+    # commit (main@1a2b3c4; with several setups, "puma x2:5 main@1a2b3c4").
+    def with_refs(base)
+      refs = Array(config[:refs])
+      return base if refs.empty?
+
+      base.flat_map do |s|
+        refs.map do |r|
+          tag = "#{r['name']}@#{r['sha'][0, 7]}"
+          s.dup.tap do |d|
+            d.ref = r
+            d.label = base.size == 1 ? tag : "#{s.label} #{tag}"
+          end
+        end
+      end
     end
 
     def endpoints

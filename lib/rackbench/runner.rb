@@ -7,6 +7,8 @@ require_relative "workload/arena"
 require_relative "workload/upstream_stub"
 require_relative "workload/app"
 require_relative "workload/probe_wrapper"
+require_relative "workload/git_refs"
+require_relative "workload/bundle_check"
 require_relative "plan/config"
 require_relative "runner/session"
 require_relative "runner/adaptive_rounds"
@@ -55,14 +57,16 @@ module Rackbench
     def call
       Rackbench::Sampling::Noise.check_before_run(@listener, @engine)
       started = Clock.now
-      with_upstream do |env|
-        (1..@config[:repeat]).each { |rep| run_round(rep, env) }
-        next unless @config[:decide]
+      with_refs do
+        with_upstream do |env|
+          (1..@config[:repeat]).each { |rep| run_round(rep, env) }
+          next unless @config[:decide]
 
-        AdaptiveRounds.new(plan: @plan, store: @store, listener: @listener, started: started).call do |rep|
-          choose_takes(rep) # before counting the round's trials (--per-boot auto)
-          @progress.total += @plan.round(rep).sum { |setup| @plan.trials_for(setup, rep).size }
-          run_round(rep, env)
+          AdaptiveRounds.new(plan: @plan, store: @store, listener: @listener, started: started).call do |rep|
+            choose_takes(rep) # before counting the round's trials (--per-boot auto)
+            @progress.total += @plan.round(rep).sum { |setup| @plan.trials_for(setup, rep).size }
+            run_round(rep, env)
+          end
         end
       end
       @listener.run_finished(@store)
@@ -81,7 +85,7 @@ module Rackbench
       return run_together(rep, pending, env) if together?(rep, pending)
 
       pending.each do |setup, trials|
-        Session.new(setup: setup, repetition: rep, trials: trials, context: context(env)).call
+        Session.new(setup: setup, repetition: rep, trials: trials, context: context(env, setup)).call
         TestSeam.hold(:between_setups)
       end
     end
@@ -89,7 +93,7 @@ module Rackbench
     def run_together(rep, pending, env)
       labels = pending.map { |setup, _| setup.label }
       sessions = pending.map do |setup, trials|
-        Session.new(setup: setup, repetition: rep, trials: trials, context: context(env), neighbours: labels - [setup.label])
+        Session.new(setup: setup, repetition: rep, trials: trials, context: context(env, setup), neighbours: labels - [setup.label])
       end
       SharedRound.new(sessions, order: pending.flat_map { |setup, _| @plan.trials_for(setup, rep) }).call
       TestSeam.hold(:between_setups)
@@ -121,10 +125,39 @@ module Rackbench
                      "#{choice.reason}")
     end
 
-    def context(env)
+    # setup: with run --ref, the setup whose commit of the app it boots.
+    def context(env, setup = nil)
       Session::Context.new(plan: @plan, config: @config, store: @store, engine: @engine, listener: @listener,
-                           env: env, progress: @progress, app: app,
+                           env: env, progress: @progress, app: app_for(setup),
                            endpoint_failures: @endpoint_failures, tls: tls)
+    end
+
+    def app_for(setup)
+      ref = setup&.ref
+      ref ? @ref_apps.fetch(ref["sha"]) : app
+    end
+
+    # run --ref: each commit checked out into the run directory for the
+    # run's length (Workload::GitRefs), its app (behind the probe's wrapper
+    # when the probe is on) and its bundle checked before any boot.
+    def with_refs
+      refs = Array(@config[:refs]).map { |r| Workload::GitRefs::Ref.new(name: r["name"], sha: r["sha"]) }
+      return yield if refs.empty?
+
+      base = Workload::App.resolve(@config[:app])
+      Workload::GitRefs.with_worktrees(base.root, refs, @store.path) do |trees|
+        @ref_apps = refs.uniq(&:sha).to_h { |r| [r.sha, ref_app(base, trees.fetch(r.sha), r)] }
+        yield
+      end
+    end
+
+    def ref_app(base, root, ref)
+      app = Workload::App.new(config_ru: File.join(root, base.config_ru.delete_prefix("#{base.root}/")))
+      problem = Workload::BundleCheck.problem(app)
+      raise UsageError, "--ref #{ref.name} (#{ref.short}): #{problem}" if problem
+
+      probe = @config[:probe].nil? ? Config::PROBE_DEFAULT : @config[:probe]
+      probe ? Workload::ProbeWrapper.write(app, File.join(@store.logs_dir, "refs", ref.dir_name)) : app
     end
 
     # --tls: the run's certificate, made once in its directory (Tls).

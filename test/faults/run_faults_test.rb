@@ -145,6 +145,10 @@ class FaultInputTest < Minitest::Test
     "margin of zero" => [%w[run --margin 0], /--margin must be a percentage above 0 and below 100/],
     "decide one setup" => [["run", "--decide", "-s", "puma x1:2"], /--decide compares setups: give 2 or more/],
     "one max round" => [%w[run --max-rounds 1], /--max-rounds must be a whole number of 2 or more/],
+    # Issue 37: --ref's bad input, refused before anything boots.
+    "one ref" => [["run", "--app", "/srv/app", "--ref", "main"], /--ref main alone compares nothing: give two or more/],
+    "a ref without an app" => [%w[run --ref main --ref HEAD], /--ref compares commits of your app: give --app PATH/],
+    "a gate without refs" => [%w[run --fail-if-slower 5], /--fail-if-slower on a run gates a change of your app: add --ref BASE --ref HEAD/],
     # Issue 32: a stopping design that cannot decide anything within --max-rounds.
     "decide in two rounds" => [["run", "--decide", "-s", "puma x1:2", "-s", "puma x1:4", "--max-rounds", "2"],
                                /--max-rounds 2 cannot reach a decision under --decide's stopping rule .*: give --max-rounds 3 or more/],

@@ -43,6 +43,13 @@ module Rackbench
                                                "#{Server::Front.names.map { |n| "behind #{n}" }.join(', ')} (README: Setups)",
               many: true, rule: "each installed server of the default plan scaled to this machine's cores"
       declare :scenario, "--scenario MIX", 'weighted paths loaded together, e.g. "/:5,/posts:3,/search?q=x:2"'
+      declare :refs, "--ref REF", "with --app in a git repository: a commit of the app to compare (repeatable, 2 or more: " \
+                                  "--ref main --ref HEAD), each checked out into the run directory; labels main@1a2b3c4",
+              many: true
+      declare :fail_if_slower, "--fail-if-slower PERCENT", "with --ref: exit 1 when a later ref is decided slower than the " \
+                                                        "first by more than PERCENT (0: the --margin), 3 when that cannot " \
+                                                        "be decided, 0 when it is not",
+              parse: ->(v) { Units.percent(v, flag: "--fail-if-slower") }
       declare :endpoints, "-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05 ...",
               many: true, rule: "4 arena endpoints; / with --app PATH or --url"
       declare :concurrency, "-c", "--concurrency LIST", "open connections per level, e.g. 1,8,32", default: :config

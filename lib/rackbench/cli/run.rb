@@ -10,6 +10,10 @@ require_relative "../plan/file"
 require_relative "../load"
 require_relative "../runner"
 require_relative "../workload/app"
+require_relative "../workload/git_refs"
+require_relative "../report/formats"
+require_relative "../stats/looks"
+require_relative "ref_gate"
 require_relative "../server/front"
 require_relative "../store/run_dir"
 require_relative "../report/table"
@@ -61,7 +65,7 @@ module Rackbench
 
         return resume(cli, plan_path) if cli[:resume]
 
-        config = layered_config(cli, plan_path)
+        config = refs(layered_config(cli, plan_path))
         config, @left_out = ServerCheck.plan!(config, env: @env)
         engine = checked_engine(config[:engine], config)
         check_servers!(config)
@@ -75,19 +79,58 @@ module Rackbench
         frame.call(out: plan.config[:out], store: store, meta: store ? {} : meta_for(plan, engine)) do |run_dir, listener|
           listener.run_started(run_dir.meta)
           listener.warning(@left_out) if @left_out
+          @ref_notes&.each { |n| listener.note(n) }
           Runner.new(plan: plan, store: run_dir, engine: engine, listener: listener).call
-          report(run_dir)
+          report(run_dir, plan)
         end
       end
 
-      def report(store)
+      def report(store, plan)
         Report::Table.new(store.trials, setups: store.setups, io: @out, margin: store.meta.dig("config", "margin"),
                           run_dir: store.path, split: store.meta.dig("config", "probe") == true, config: store.meta["config"]).render
         Suites::Findings.report(store, io: @out)
         @err.puts "Run directory: #{store.path}"
         TestSeam.hold(:report, err: @err, env: @env)
         @err.puts "Report: #{Report::Html.write(store)}"
-        failed?(store) ? 1 : 0
+        gate = ref_gate(store, plan)
+        step_summary(store, gate)
+        @err.puts gate.sentence if gate
+        # A run that failed fails the gate too (closed); else the gate's own.
+        return 1 if failed?(store)
+
+        gate ? gate.status : 0
+      end
+
+      # run --ref ... --fail-if-slower P (CLI::RefGate).
+      def ref_gate(store, plan)
+        percent = plan.config[:fail_if_slower] or return nil
+        share = percent.positive? ? percent / 100.0 : plan.config[:margin]
+        found = Stats::RefGate.new(store.trials, plan.ref_groups, margin: share, looks: Stats::Looks.for_config(plan.config))
+        RefGate.new(found, percent: percent, share: share)
+      end
+
+      # In a GitHub Actions job ($GITHUB_STEP_SUMMARY set): the gate's
+      # sentence and the Markdown report (the answer first) appended to the
+      # job's summary page.
+      def step_summary(store, gate)
+        path = @env["GITHUB_STEP_SUMMARY"]
+        return if path.nil? || path.empty?
+
+        text = "#{gate ? "**#{gate.sentence}**\n\n" : ''}#{Report::Formats.fetch('md').render.call(store, {})}\n"
+        File.write(path, text, mode: "a")
+      rescue SystemCallError => e
+        @err.puts "warning: could not write the job summary to $GITHUB_STEP_SUMMARY (#{path}): #{e.message}"
+      end
+
+      # run --ref: each ref resolved to its commit before anything boots
+      # (meta.json keeps the commits, so --resume checks out the same code).
+      def refs(config)
+        return config if config[:refs].empty?
+
+        root = Workload::App.resolve(config[:app]).root
+        refs = Workload::GitRefs.resolve(root, config[:refs])
+        @ref_notes = Workload::GitRefs.notes(root, refs)
+        config.merge(refs: refs.map(&:to_h)).freeze
       end
 
       # defaults < suite (--suite NAME [--quick]) < plan file < command line.
@@ -152,7 +195,7 @@ module Rackbench
         Report::Failures.new(store.setups, store.trials).any?
       end
 
-      OPTIONS = %i[suite quick setups scenario endpoints concurrency rate connections expected_latency duration warmup
+      OPTIONS = %i[suite quick setups refs fail_if_slower scenario endpoints concurrency rate connections expected_latency duration warmup
                    warmup_window warmup_tolerance warmup_max cooldown repeat per_boot seed margin decide max_rounds decide_time engine threads cpus aslr boot
                    timeout boot_timeout stop_timeout expect_status port app url pid out upstream_delay upstream_bytes health_path
                    health_timeout load_hosts ssh_key ssh_known_hosts bind tls verify probe resume quiet].freeze

@@ -13,6 +13,7 @@ require_relative "../load/remote/settings"
 require_relative "../process_control/affinity"
 require_relative "../process_control/layout"
 require_relative "../stats/decision"
+require_relative "refs_rule"
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -33,6 +34,8 @@ module Rackbench
     # cells came out "not valid" (W = 0.2 s at c = 8).
     DEFAULTS = {
       setups: [],            # empty: each installed server of the default plan scaled to the cores (Config.default_setups)
+      refs: [],              # run --ref: commits of the app ({"name", "sha"} once resolved: Workload::GitRefs); RefsRule
+      fail_if_slower: nil,   # run --ref --fail-if-slower PERCENT: the gate (Stats::RefGate); RefsRule
       endpoints: [],         # empty: the quick plan's arena endpoints
       scenario: nil,         # weighted paths loaded together: "/:5,/posts:3" (replaces endpoints)
       concurrency: [1, 8],
@@ -166,6 +169,7 @@ module Rackbench
       cfg[:margin] = margin(cfg[:margin])
       cfg[:seed] = seed(cfg[:seed])
       check_decide(cfg)
+      RefsRule.check(cfg)
       check_scenario(cfg)
       check_url(cfg)
       check_probe(cfg)
@@ -269,7 +273,7 @@ module Rackbench
                           "round from round #{Stats::Looks::FIRST}, the 5% rate spent over the looks up to --max-rounds): " \
                           "give --max-rounds #{least} or more"
       end
-      return unless cfg[:setups].size == 1
+      return unless cfg[:setups].size == 1 && Array(cfg[:refs]).size < 2 # run --ref: one setup per commit
 
       raise UsageError, "--decide compares setups: give 2 or more (-s \"#{cfg[:setups].first.label}\" -s ...), " \
                         "or use --repeat N for one setup's rounds"

@@ -31,9 +31,11 @@ module Rackbench
   # holds what it read): "puma x2:5 fibers" (fiber_per_request), "puma x2:5
   # io:4" (max_io_threads), "puma auto:5" (workers :auto), "itsi x2 fibers"
   # (its fiber scheduler).
-  Setup = Struct.new(:label, :server, :workers, :threads, :preload, :front, :runtime, :heap, :options, keyword_init: true) do
+  # ref: with run --ref, the commit of the app this setup serves
+  # ({"name", "sha"}; Workload::GitRefs), nil otherwise.
+  Setup = Struct.new(:label, :server, :workers, :threads, :preload, :front, :runtime, :heap, :options, :ref, keyword_init: true) do
     def to_h
-      super.transform_keys(&:to_s)
+      super.transform_keys(&:to_s).tap { |h| h.delete("ref") if h["ref"].nil? }
     end
 
     # A server word's value ("fibers" => true, "io" => 4), nil when not given.

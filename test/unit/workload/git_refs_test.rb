@@ -1,0 +1,103 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "fileutils"
+require "open3"
+require "rackbench/workload/git_refs"
+
+# run --ref's git side on a real repository made here: refs resolved to
+# commits, worktrees made in the run directory and removed, the user's
+# work tree untouched, one left by a dead run swept, bad refs one line.
+class GitRefsTest < Minitest::Test
+  GitRefs = Rackbench::Workload::GitRefs
+
+  def git(*args, dir: @repo)
+    out, status = Open3.capture2e("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, chdir: dir)
+    assert status.success?, "git #{args.join(' ')}: #{out}"
+    out.strip
+  end
+
+  def setup
+    @repo = File.join(tmpdir, "app")
+    FileUtils.mkdir_p(File.join(@repo, "web"))
+    File.write(File.join(@repo, "web", "config.ru"), "run ->(_) { [200, {}, ['one']] }\n")
+    git("init", "-q", "-b", "main", ".")
+    git("add", ".")
+    git("commit", "-qm", "one")
+    File.write(File.join(@repo, "web", "config.ru"), "run ->(_) { [200, {}, ['two']] }\n")
+    git("commit", "-qam", "two")
+    @app = File.join(@repo, "web")
+  end
+
+  def test_refs_resolve_to_commits_and_label_with_the_short_id
+    refs = GitRefs.resolve(@app, %w[main~1 main])
+    assert_equal [git("rev-parse", "main~1"), git("rev-parse", "main")], refs.map(&:sha)
+    assert_equal ["main~1@#{git('rev-parse', '--short=7', 'main~1')}", "main@#{git('rev-parse', '--short=7', 'main')}"], refs.map(&:label)
+    stored = GitRefs.resolve(@app, [{ "name" => "x", "sha" => "a" * 40 }])
+    assert_equal "x@aaaaaaa", stored.first.label, "a stored run's commit is not resolved again"
+  end
+
+  def test_bad_refs_and_paths_are_one_line
+    e = assert_raises(Rackbench::UsageError) { GitRefs.resolve(@app, %w[main nope]) }
+    assert_match(/\A--ref "nope": no such commit in .*app \(a branch, tag or sha/, e.message)
+    plain = File.join(tmpdir, "plain")
+    FileUtils.mkdir_p(plain)
+    e = assert_raises(Rackbench::UsageError) { GitRefs.resolve(plain, %w[a b]) }
+    assert_match(/is not in a git repository/, e.message)
+  end
+
+  def test_worktrees_hold_each_commit_and_leave_nothing_behind
+    run = File.join(tmpdir, "run")
+    refs = GitRefs.resolve(@app, %w[main~1 main])
+    seen = nil
+    GitRefs.with_worktrees(@app, refs, run) do |trees|
+      seen = trees.transform_values { |root| File.read(File.join(root, "config.ru")) }
+      assert(trees.values.all? { |root| root.start_with?("#{run}/refs/") && root.end_with?("/web") }, trees.inspect)
+      assert_equal 3, git("worktree", "list").lines.size
+    end
+    assert_equal({ refs[0].sha => "run ->(_) { [200, {}, ['one']] }\n", refs[1].sha => "run ->(_) { [200, {}, ['two']] }\n" }, seen)
+    assert_equal 1, git("worktree", "list").lines.size, "removed"
+    refute Dir.exist?(File.join(run, "refs"))
+    assert_equal "", git("status", "--porcelain"), "the user's work tree untouched"
+    assert_equal "main", git("rev-parse", "--abbrev-ref", "HEAD")
+  end
+
+  # A run killed with SIGKILL left its worktree: the next run removes it
+  # (its marker names a process that is gone).
+  def test_a_dead_runs_worktree_is_swept
+    left = File.join(tmpdir, "dead", "refs", "main")
+    git("worktree", "add", "--detach", left, "main")
+    File.write(File.join(left, GitRefs::MARKER), JSON.generate({ "pid" => dead_pid }))
+    GitRefs.with_worktrees(@app, GitRefs.resolve(@app, %w[main~1 main]), File.join(tmpdir, "run")) { |_| nil }
+    refute Dir.exist?(left)
+    assert_equal 1, git("worktree", "list").lines.size
+  end
+
+  def test_notes_say_an_a_a_and_uncommitted_changes
+    refs = GitRefs.resolve(@app, %w[main main~0])
+    File.write(File.join(@app, "config.ru"), "# changed\n", mode: "a")
+    notes = GitRefs.notes(@app, refs)
+    assert_includes notes.first, "--ref main and main~0 are one commit"
+    assert_match(/has uncommitted changes; they are not measured/, notes.last)
+  end
+
+  # The app's Bundler settings follow it, its relative path made absolute
+  # (the installed gems are reused), and its SQLite database is copied.
+  def test_untracked_settings_follow_the_app
+    FileUtils.mkdir_p(File.join(@app, ".bundle"))
+    File.write(File.join(@app, ".bundle", "config"), "---\nBUNDLE_PATH: \"vendor/bundle\"\n")
+    FileUtils.mkdir_p(File.join(@app, "db"))
+    File.write(File.join(@app, "db", "production.sqlite3"), "db")
+    GitRefs.with_worktrees(@app, GitRefs.resolve(@app, %w[main~1 main]), File.join(tmpdir, "run")) do |trees|
+      root = trees.values.first
+      assert_equal "---\nBUNDLE_PATH: \"#{@app}/vendor/bundle\"\n", File.read(File.join(root, ".bundle", "config"))
+      assert_equal "db", File.read(File.join(root, "db", "production.sqlite3"))
+    end
+  end
+
+  def dead_pid
+    pid = Process.spawn("true")
+    Process.wait(pid)
+    pid
+  end
+end
