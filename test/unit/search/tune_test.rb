@@ -377,6 +377,29 @@ class TuneSearchTest < Minitest::Test
     assert_match(/\Apuma x2:\d+\z/, rec["setup"], "two workers fill two cores in the least memory")
   end
 
+  # A knee search grows a server's memory (issue 34: "in less memory (199.2 <
+  # 187.8 MiB PSS)"): a dominance reason cites the footprints round 2
+  # compared, not the medians after the searches that came before it.
+  class GrowingLab < FakeLab
+    def knee(setup, guess:, expected_latency:, max_levels:)
+      super.tap { |o| o.records.each { |r| r["memory"] = r["memory"].merge("pss_total_mb" => r.dig("memory", "pss_total_mb") * 3) } }
+    end
+  end
+
+  def test_a_dominance_reason_cites_the_footprints_it_compared
+    clock = [0.0]
+    deadline = Tune::Deadline.new(600, clock: -> { clock[0] })
+    lab = GrowingLab.new(CPU_THREADS_COST, clock)
+    lab.deadline = deadline
+    journal = FakeJournal.new
+    Tune.new(lab: lab, journal: journal, deadline: deadline, servers: %w[puma], budget_mb: 2048,
+             slo: Rackbench::Stats::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2).call
+    cited = journal.rows.select { |r| r["type"] == "round" }.flat_map { |r| r["decisions"] }
+                   .filter_map { |d| d["reason"][/in less memory \(([\d.]+) < ([\d.]+) MiB PSS\)/] && [$1.to_f, $2.to_f, d["reason"]] }
+    refute_empty cited, "round 2 dropped a dominated setup"
+    cited.each { |less, more, reason| assert_operator less, :<, more, reason }
+  end
+
   def test_a_short_time_budget_still_ends_with_the_best_evidence_so_far
     rec, journal, lab, _lines, elapsed = tune(seconds: 30)
     assert_operator elapsed, :<=, 30
