@@ -172,7 +172,7 @@ module Rackbench
 
       def errors
         restarts = @m.restarts
-        failed = @m.error_rate > T[:error_rate] ? "#{pct(@m.error_rate * 100)} of requests failed (#{@m.error_classes})" : nil
+        failed = @m.error_rate > T[:error_rate] ? "#{pct(@m.error_rate * 100)} of requests failed (#{@m.error_classes})#{raised}" : nil
         if restarts.positive?
           return ["errors", ["at least #{restarts} worker restart(s) during the trial (a crash, or a memory limit)", failed].compact.join("; ")]
         end
@@ -214,6 +214,12 @@ module Rackbench
       # runtime its setup ran on; a run from before it did, its label.
       def jruby?
         @t.key?("setup_runtime") ? @t["setup_runtime"] == "jruby" : @t["setup"].to_s.include?(" on jruby")
+      end
+
+      # The app's own line for its server errors (the trial's "app_error",
+      # from the server's log: Runner::AppError).
+      def raised
+        @t["app_error"] ? "; the app raised: #{@t['app_error']}" : ""
       end
 
       def crowded?
