@@ -114,7 +114,7 @@ module Rackbench
         def parts
           out = ["#{ms(@s['cpu_ms'])} CPU (#{ms(@s['gc_ms'])} GC)"]
           out << "#{ms(@s['sql_ms'])} SQL" if @s.key?("sql_ms")
-          out << "#{ms(@s['view_ms'])} in views" if @s["view_ms"].to_f.positive?
+          out << "#{ms(@s['view_ms'])} in views#{@s.key?('sql_ms') ? ' (SQL a view runs counts in both)' : ''}" if @s["view_ms"].to_f.positive?
           other = [@s["wall_ms"].to_f - @s["cpu_ms"].to_f - @s["sql_ms"].to_f, 0.0].max
           out << "#{ms(other)} #{@s.key?('sql_ms') ? 'other ' : ''}waiting (#{waiting_words})"
           "#{out.join(', ')}, of #{ms(@s['wall_ms'])}#{process_cpu}"

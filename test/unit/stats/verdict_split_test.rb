@@ -87,6 +87,8 @@ class VerdictSplitTest < Minitest::Test
     assert_equal 31.0, v.evidence.dig("split", "sql_ms")
     two = verdict(trial(threads: 2, split: db_page("sql_ms" => 1.0)))
     assert_match(/this setup runs 2 per process \(fewer: its GVL waits idle while they wait\)\z/, two.reason)
+    viewed = verdict(trial(split: db_page("view_ms" => 12.0)))
+    assert_match(/31 ms SQL, 12 ms in views \(SQL a view runs counts in both\), 9\.2 ms other waiting/, viewed.reason)
     plain = verdict(trial(split: db_page.reject { |k, _| k.start_with?("sql") }))
     assert_match(/per request: 9\.8 ms CPU \(0\.6 ms GC\), 40\.2 ms waiting \(IO, sleep, the GVL or a CPU.s run queue\), of 50 ms/, plain.reason)
     unknown = verdict(trial(split: { "unknown" => "the probe counted no request (no file, or every worker restarted)" }))
