@@ -266,7 +266,7 @@ class TuneSearchTest < Minitest::Test
     rec = crowded(293.7)
     refute_nil rec["setup"], "the knees below the bound are the server's evidence"
     assert_equal 293.7, rec["client_bound"]
-    assert_match(/; the knee search stopped where the load generator could not hold 294 req\/s on this machine/, rec["reason"])
+    assert_match(/; the knee search of unicorn x\d+(, unicorn x\d+)* stopped where the load generator could not hold 294 req\/s on this machine/, rec["reason"])
 
     rec = crowded(1.0) # not even the lowest rate: no level says anything about the server
     assert_nil rec["setup"]
