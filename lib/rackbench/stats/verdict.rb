@@ -206,7 +206,7 @@ module Rackbench
         kind, reason = limit
         target = @t["target_rate"] || @t["rate"]
         ["behind", "the server answered #{fmt(@m.rps)} of #{fmt(target)} req/s offered, with #{fmt(@m.in_flight)} " \
-                   "request(s) in flight on average (Little's law: #{fmt(@m.rps)} req/s x #{fmt(@m.service_ms)} ms); " \
+                   "request(s) in flight on average (Little's law: #{fmt(@m.rps)} req/s x #{ms(@m.service_ms)}); " \
                    "in the server: #{label(kind)}: #{reason}"]
       end
 
@@ -318,8 +318,8 @@ module Rackbench
         share = @upstream * 1000 / @m.latency_ms
         return nil unless share >= T[:upstream_share] && !@m.queueing?
 
-        ["upstream", "the upstream's #{fmt(@upstream * 1000)} ms is #{pct(share * 100)} of the mean latency " \
-                     "(#{fmt(@m.latency_ms)} ms); #{@m.queue_text}#{crowded_note}"]
+        ["upstream", "the upstream's #{ms(@upstream * 1000)} is #{pct(share * 100)} of the mean latency " \
+                     "(#{ms(@m.latency_ms)}); #{@m.queue_text}#{crowded_note}"]
       end
 
       def busy
