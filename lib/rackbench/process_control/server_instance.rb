@@ -28,8 +28,9 @@ module Rackbench
       attr_reader :setup, :adapter, :port, :dir, :child, :argv, :files
 
       # Processes the app started that outlived the server's stop (daemons
-      # that left its process group), found by this boot's mark and stopped.
-      attr_reader :leftovers
+      # that left its process group), found by this boot's mark and stopped;
+      # helpers: those the adapter knows as the server's own (helper?).
+      attr_reader :leftovers, :helpers
 
       # host: the address the server listens on (--bind); tls: the run's
       # certificate (Tls::Certificate) when it serves HTTPS (--tls);
@@ -119,8 +120,14 @@ module Rackbench
       # setsid): stopped too (TERM, then KILL), and kept for the caller to say.
       def stop_leftovers
         left = Journal.left_by(@boot)
-        @leftovers = left.map { |e| "#{e.pid} #{System::ProcessTree.cmdline(e.pid)[0, 60].strip}" }
+        lines = left.map { |e| "#{e.pid} #{System::ProcessTree.cmdline(e.pid)[0, 60].strip}" }
+        @helpers, @leftovers = self.class.helpers_apart(lines, @adapter)
         Journal.stop(left, timeout: 2) unless left.empty?
+      end
+
+      # ["PID cmdline"] -> [the server's own helpers, the app's].
+      def self.helpers_apart(lines, adapter)
+        lines.partition { |l| adapter.helper?(l.sub(/\A\d+ /, "")) }
       end
 
       def log_tail(lines = 15)

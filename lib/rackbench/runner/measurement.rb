@@ -8,6 +8,7 @@ require_relative "trial_record"
 require_relative "sampled_processes"
 require_relative "health_check"
 require_relative "diagnostics"
+require_relative "app_error"
 require_relative "../process_control/affinity"
 require_relative "../sampling/noise"
 require_relative "../sampling/unanswered"
@@ -62,6 +63,14 @@ module Rackbench
         @config = context.config
       end
 
+      # Server errors (5xx) in the trial: the app's own line from the server's log.
+      def quote_app_error(record, app_error)
+        return unless record.dig("errors", "status").to_i.positive?
+
+        line = app_error.line
+        record["app_error"] = line if line
+      end
+
       def call
         index = @ctx.progress.next!
         @ctx.listener.trial_started(@trial, index, @ctx.progress.total)
@@ -72,6 +81,7 @@ module Rackbench
         diagnostics = Diagnostics.for(instance: @instance, front: @front)&.start
         own = [Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID), Clock.now]
         waits = unanswered_watch&.start
+        app_error = AppError.new(@instance&.log_path)
         begin
           result = drive(log)
         ensure
@@ -92,6 +102,7 @@ module Rackbench
         record["connections_sizing"] = @sizing.to_h if @sizing
         record["upstream_delay_s"] = @config[:upstream_delay] if @instance && Workload::Arena.needs_upstream?([@trial.endpoint])
         record["health"] = checks if checks
+        quote_app_error(record, app_error)
         record["warmup"] = @warmup_summary if @warmup_summary
         record["warnings"] = warnings(record) + warmup_warnings
         @ctx.store.append_trial(record)

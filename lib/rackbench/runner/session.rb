@@ -104,12 +104,23 @@ module Rackbench
           @front&.stop
           @instance&.stop
         end
+        warn_leftovers
+      end
+
+      # What outlived the server's stop (and was stopped): the app's
+      # processes, and apart from them the server's own helpers.
+      def warn_leftovers
         left = @instance&.leftovers
         if left&.any?
           @ctx.listener.warning("#{@setup.label}: the app left #{left.size} process(es) running after its server stopped " \
                                 "(started by the app, outside the server's process group: #{left.first(3).join('; ')}); " \
                                 "rackbench stopped them")
         end
+        helpers = @instance&.helpers
+        return unless helpers&.any?
+
+        @ctx.listener.warning("#{@setup.label}: #{helpers.size} of #{@setup.server}'s own helper process(es) outlived its " \
+                              "stop (#{helpers.first(3).join('; ')}); rackbench stopped them")
       end
 
       # One trial on the running server: stored, reported, returned. A search

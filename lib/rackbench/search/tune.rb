@@ -155,6 +155,8 @@ module Rackbench
       def round2
         pool = alive.sort_by { |e| -e.probe_rps }
         dominated = Racing.dominance(pool, band: band)
+        # The footprints dominance compared: a knee search adds records that move a median afterwards.
+        compared = pool.to_h { |e| [e, e.footprint_mb] }.compare_by_identity
         @dominated = {}
         @dominated_mb = {}
         searched = []
@@ -166,8 +168,9 @@ module Rackbench
             spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.bound_reason(e, best, band), test: Racing::BOUND_TEST)
           elsif (by = dominated[e])
             @dominated[e] = by
-            @dominated_mb[e] = [e.footprint_mb, by.footprint_mb]
-            spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.dominance_reason(e, by, band), test: Racing::DOMINANCE_TEST)
+            @dominated_mb[e] = compared.values_at(e, by)
+            spare[e] = Racing::Decision.new(entry: e, keep: false, reason: Racing.dominance_reason(e, by, band, compared.values_at(by, e)),
+                                            test: Racing::DOMINANCE_TEST)
           elsif !@deadline.allows?(@lab.knee_cost(first ? 2 : KNEE_LEVELS) + (first ? 0 : reserve(after: 2)))
             stop!("time budget")
             spare[e] = Racing::Decision.new(entry: e, keep: false, reason: "not searched: the time budget ran out")

@@ -32,6 +32,8 @@ module Rackbench
     #   runs_one_process?(setup)  this setup's master serves alone, with no workers
     #   expected_workers(setup) how many worker processes a booted setup has
     #   extra_roots(dir)        pids of daemonized parts outside the spawned tree
+    #   helper?(cmdline)        a process of the server's own (not the app's) by its command
+    #                           line, when it outlives the stop (Passenger's agents)
     #   log_files(dir)          logs it writes itself beside server.log (capped too)
     #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
     #   stats?, stats_reader(pid:, port:)  its own stats (Puma's control app): [reader, nil] or [nil, why]
@@ -187,6 +189,12 @@ module Rackbench
       # Workers are the master's children unless the server runs single-process.
       def worker?(entry, master_pid)
         entry.ppid == master_pid
+      end
+
+      # A process left after the stop that is the server's own helper, by
+      # its command line (ServerInstance tells these from the app's).
+      def helper?(_cmdline)
+        false
       end
 
       # Pids outside the spawned process's tree that belong to this server

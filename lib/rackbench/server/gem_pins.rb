@@ -30,7 +30,21 @@ module Rackbench
       COMPANIONS = { "falcon" => { "json" => "falcon's dependencies would otherwise pull json 3, which breaks Rails" },
                      "itsi-server" => { "itsi-scheduler" => "Itsi's fiber scheduler, for \"itsi xN fibers\"" } }.freeze
 
+      # The lowest Rack each pinned version declares (its gemspec; gem_pins_test
+      # reads the installed ones): an app locked to an older Rack cannot add it.
+      RACK_MIN = { "pitchfork" => "2.0", "itsi-server" => "1.6", "thin" => "1" }.freeze
+
       module_function
+
+      # Why this app cannot add gem as pinned: its Gemfile.lock's Rack is
+      # older than the gem needs (nil when it can, or the lock says nothing).
+      def rack_conflict(gem, app)
+        need = RACK_MIN[gem] or return nil
+        have = app.locked_version("rack") or return nil
+        return nil if Gem::Version.new(have) >= Gem::Version.new(need)
+
+        "#{gem} #{PINS[gem]} needs Rack >= #{need} and your Gemfile.lock has rack #{have}"
+      end
 
       # `gem "puma", "8.0.2"`; a gem without a pin gets a bare line.
       def line(gem)
@@ -55,9 +69,15 @@ module Rackbench
         lacks = "Gemfile.lock lacks #{named.size == 1 ? 'it' : 'them'}"
         return "its Gemfile names #{named.join(', ')} but #{lacks}: run `bundle install` in #{root}" if unnamed.empty?
 
+        conflicts = unnamed.filter_map { |g| rack_conflict(g, app) }
+        unnamed = unnamed.reject { |g| rack_conflict(g, app) }
+        blocked = conflicts.any? ? "#{conflicts.join('; ')}: upgrade Rack in #{app.gemfile} or leave that server out" : nil
+        return blocked if unnamed.empty? && named.empty?
+
         lines = gems_to_add(unnamed, app).map { |g, why| "`#{line(g)}`#{why && " (#{why})"}" }
         also = named.any? ? " (it names #{named.join(', ')} already, but #{lacks})" : ""
-        "add #{sentence(lines)} to #{app.gemfile}#{also}, then run `bundle install` in #{root}"
+        add = lines.empty? ? "run `bundle install` in #{root}#{also}" : "add #{sentence(lines)} to #{app.gemfile}#{also}, then run `bundle install` in #{root}"
+        [add, blocked].compact.join("; ")
       end
 
       def sentence(items)

@@ -92,6 +92,13 @@ module Rackbench
         log.include?("Could not spawn process for application")
       end
 
+      # Passenger's own processes are titled "Passenger ..." or run its
+      # PassengerAgent (watchdog, core, temp-dir-toucher); the app's are
+      # "Passenger RubyApp: ...", spawned by Passenger too.
+      def helper?(cmdline)
+        cmdline.start_with?("Passenger", "PassengerAgent") || cmdline.include?("/PassengerAgent ")
+      end
+
       def worker?(entry, _master_pid)
         System::ProcessTree.cmdline(entry.pid).start_with?("Passenger RubyApp")
       end

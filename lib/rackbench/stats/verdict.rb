@@ -172,7 +172,7 @@ module Rackbench
 
       def errors
         restarts = @m.restarts
-        failed = @m.error_rate > T[:error_rate] ? "#{pct(@m.error_rate * 100)} of requests failed (#{@m.error_classes})" : nil
+        failed = @m.error_rate > T[:error_rate] ? "#{pct(@m.error_rate * 100)} of requests failed (#{@m.error_classes})#{raised}" : nil
         if restarts.positive?
           return ["errors", ["at least #{restarts} worker restart(s) during the trial (a crash, or a memory limit)", failed].compact.join("; ")]
         end
@@ -206,7 +206,7 @@ module Rackbench
         kind, reason = limit
         target = @t["target_rate"] || @t["rate"]
         ["behind", "the server answered #{fmt(@m.rps)} of #{fmt(target)} req/s offered, with #{fmt(@m.in_flight)} " \
-                   "request(s) in flight on average (Little's law: #{fmt(@m.rps)} req/s x #{fmt(@m.service_ms)} ms); " \
+                   "request(s) in flight on average (Little's law: #{fmt(@m.rps)} req/s x #{ms(@m.service_ms)}); " \
                    "in the server: #{label(kind)}: #{reason}"]
       end
 
@@ -214,6 +214,12 @@ module Rackbench
       # runtime its setup ran on; a run from before it did, its label.
       def jruby?
         @t.key?("setup_runtime") ? @t["setup_runtime"] == "jruby" : @t["setup"].to_s.include?(" on jruby")
+      end
+
+      # The app's own line for its server errors (the trial's "app_error",
+      # from the server's log: Runner::AppError).
+      def raised
+        @t["app_error"] ? "; the app raised: #{@t['app_error']}" : ""
       end
 
       def crowded?
@@ -312,8 +318,8 @@ module Rackbench
         share = @upstream * 1000 / @m.latency_ms
         return nil unless share >= T[:upstream_share] && !@m.queueing?
 
-        ["upstream", "the upstream's #{fmt(@upstream * 1000)} ms is #{pct(share * 100)} of the mean latency " \
-                     "(#{fmt(@m.latency_ms)} ms); #{@m.queue_text}#{crowded_note}"]
+        ["upstream", "the upstream's #{ms(@upstream * 1000)} is #{pct(share * 100)} of the mean latency " \
+                     "(#{ms(@m.latency_ms)}); #{@m.queue_text}#{crowded_note}"]
       end
 
       def busy

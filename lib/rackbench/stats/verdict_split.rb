@@ -114,7 +114,7 @@ module Rackbench
         def parts
           out = ["#{ms(@s['cpu_ms'])} CPU (#{ms(@s['gc_ms'])} GC)"]
           out << "#{ms(@s['sql_ms'])} SQL" if @s.key?("sql_ms")
-          out << "#{ms(@s['view_ms'])} in views" if @s["view_ms"].to_f.positive?
+          out << "#{ms(@s['view_ms'])} in views#{@s.key?('sql_ms') ? ' (SQL a view runs counts in both)' : ''}" if @s["view_ms"].to_f.positive?
           other = [@s["wall_ms"].to_f - @s["cpu_ms"].to_f - @s["sql_ms"].to_f, 0.0].max
           out << "#{ms(other)} #{@s.key?('sql_ms') ? 'other ' : ''}waiting (#{waiting_words})"
           "#{out.join(', ')}, of #{ms(@s['wall_ms'])}#{process_cpu}"
@@ -122,11 +122,19 @@ module Rackbench
 
         # What "waiting" holds: with the run-queue delay measured, how much
         # of it was runnable time without a CPU; without, that it may be.
+        # The probe reads the threads' whole run-queue delay, the server's
+        # own work around the app's call included: more than the waiting
+        # inside the call is said as the threads', not as a part of it.
         def waiting_words
-          return "IO, sleep, the GVL or a CPU's run queue" unless @s["runq_ms"]
+          runq = @s["runq_ms"] or return "IO, sleep, the GVL or a CPU's run queue"
+          inside = [@s["wall_ms"].to_f - @s["cpu_ms"].to_f, 0.0].max
+          if runq.to_f > inside
+            return "IO, sleep or the GVL; the request threads waited #{ms(runq)} a request for a CPU, the server's own " \
+                   "work around the app included"
+          end
 
           of = @s.key?("sql_ms") ? "of SQL and waiting was" : "of it"
-          "IO, sleep or the GVL; #{ms(@s['runq_ms'])} #{of} runnable, waiting for a CPU"
+          "IO, sleep or the GVL; #{ms(runq)} #{of} runnable, waiting for a CPU"
         end
 
         # Most of the waiting was for a CPU (the run queue), by measure.

@@ -266,7 +266,7 @@ class TuneSearchTest < Minitest::Test
     rec = crowded(293.7)
     refute_nil rec["setup"], "the knees below the bound are the server's evidence"
     assert_equal 293.7, rec["client_bound"]
-    assert_match(/; the knee search stopped where the load generator could not hold 294 req\/s on this machine/, rec["reason"])
+    assert_match(/; the knee search of unicorn x\d+(, unicorn x\d+)* stopped where the load generator could not hold 294 req\/s on this machine/, rec["reason"])
 
     rec = crowded(1.0) # not even the lowest rate: no level says anything about the server
     assert_nil rec["setup"]
@@ -380,6 +380,29 @@ class TuneSearchTest < Minitest::Test
     assert_operator dominated.size, :>=, 4, round2["decisions"].map { |d| "#{d['setup']}: #{d['reason']}" }.join("\n")
     assert_operator lab.calls.count { |k, _| k == :knee }, :<=, round2["decisions"].size - dominated.size
     assert_match(/\Apuma x2:\d+\z/, rec["setup"], "two workers fill two cores in the least memory")
+  end
+
+  # A knee search grows a server's memory (issue 34: "in less memory (199.2 <
+  # 187.8 MiB PSS)"): a dominance reason cites the footprints round 2
+  # compared, not the medians after the searches that came before it.
+  class GrowingLab < FakeLab
+    def knee(setup, guess:, expected_latency:, max_levels:)
+      super.tap { |o| o.records.each { |r| r["memory"] = r["memory"].merge("pss_total_mb" => r.dig("memory", "pss_total_mb") * 3) } }
+    end
+  end
+
+  def test_a_dominance_reason_cites_the_footprints_it_compared
+    clock = [0.0]
+    deadline = Tune::Deadline.new(600, clock: -> { clock[0] })
+    lab = GrowingLab.new(CPU_THREADS_COST, clock)
+    lab.deadline = deadline
+    journal = FakeJournal.new
+    Tune.new(lab: lab, journal: journal, deadline: deadline, servers: %w[puma], budget_mb: 2048,
+             slo: Rackbench::Stats::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2).call
+    cited = journal.rows.select { |r| r["type"] == "round" }.flat_map { |r| r["decisions"] }
+                   .filter_map { |d| d["reason"][/in less memory \(([\d.]+) < ([\d.]+) MiB PSS\)/] && [$1.to_f, $2.to_f, d["reason"]] }
+    refute_empty cited, "round 2 dropped a dominated setup"
+    cited.each { |less, more, reason| assert_operator less, :<, more, reason }
   end
 
   def test_a_short_time_budget_still_ends_with_the_best_evidence_so_far

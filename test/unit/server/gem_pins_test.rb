@@ -71,4 +71,29 @@ class GemPinsTest < Minitest::Test
                  Pins.hint(%w[unicorn thin pitchfork], app)
     assert_equal "its Gemfile names thin but Gemfile.lock lacks it: run `bundle install` in #{app.root}", Pins.hint(%w[thin], app)
   end
+
+  # A Roda app pinned to Rack 1.6 (issue 34): pitchfork 0.18.2 needs Rack >= 2,
+  # so the hint says so instead of a line bundle install would refuse.
+  def test_a_server_the_apps_rack_is_too_old_for_is_not_offered
+    old = app_with(%(gem "roda"\ngem "rack", "~> 1.6"\n), "GEM\n  specs:\n    rack (1.6.13)\n    roda (3.30.0)\n")
+    assert_equal "pitchfork 0.18.2 needs Rack >= 2.0 and your Gemfile.lock has rack 1.6.13: upgrade Rack in #{old.gemfile} " \
+                 "or leave that server out", Pins.hint(%w[pitchfork], old)
+    both = Pins.hint(%w[unicorn pitchfork], old)
+    assert_match(/\Aadd `gem "unicorn", "6.1.0"` to .*, then run `bundle install` in .*; pitchfork 0.18.2 needs Rack >= 2.0/, both)
+    refute_match(/gem "pitchfork"/, both)
+    new = app_with(%(gem "roda"\n), "GEM\n  specs:\n    rack (3.1.8)\n    roda (3.80.0)\n")
+    assert_match(/add `gem "pitchfork", "0.18.2"`/, Pins.hint(%w[pitchfork], new))
+  end
+
+  # RACK_MIN is what the pinned gems' own gemspecs declare, where installed.
+  def test_each_rack_minimum_is_the_installed_gems_own
+    Pins::RACK_MIN.each do |gem, min|
+      spec = Gem::Specification.find_all_by_name(gem, Pins::PINS[gem]).first
+      next unless spec
+
+      rack = spec.runtime_dependencies.find { |d| d.name == "rack" }
+      lowest = rack.requirement.requirements.select { |op, _| op.start_with?(">") }.map { |_, v| v }.min
+      assert_equal Gem::Version.new(min), lowest, "#{gem} #{spec.version}: #{rack.requirement}"
+    end
+  end
 end

@@ -142,5 +142,8 @@ class VerdictEvidenceTest < Minitest::Test
     assert_equal "behind", verdict(record.merge("behind" => "server")).kind
     lag = record.merge("behind" => "client", "invalid_reason" => "the load generator fell behind its schedule: ...")
     assert_equal "client", verdict(lag).kind, "the client's own schedule slip still blames the client"
+    assert_equal "behind", verdict(record.merge("behind" => "both")).kind, "both fell behind: the server's too"
+    fast = verdict(record.merge("service_ms" => { "mean" => 0.05 }))
+    assert_match(/Little's law: 234 req\/s x 50 µs\)/, fast.reason, "below 0.1 ms in µs, not \"0.1 ms\" or \"0 ms\"")
   end
 end

@@ -87,6 +87,8 @@ class VerdictSplitTest < Minitest::Test
     assert_equal 31.0, v.evidence.dig("split", "sql_ms")
     two = verdict(trial(threads: 2, split: db_page("sql_ms" => 1.0)))
     assert_match(/this setup runs 2 per process \(fewer: its GVL waits idle while they wait\)\z/, two.reason)
+    viewed = verdict(trial(split: db_page("view_ms" => 12.0)))
+    assert_match(/31 ms SQL, 12 ms in views \(SQL a view runs counts in both\), 9\.2 ms other waiting/, viewed.reason)
     plain = verdict(trial(split: db_page.reject { |k, _| k.start_with?("sql") }))
     assert_match(/per request: 9\.8 ms CPU \(0\.6 ms GC\), 40\.2 ms waiting \(IO, sleep, the GVL or a CPU.s run queue\), of 50 ms/, plain.reason)
     unknown = verdict(trial(split: { "unknown" => "the probe counted no request (no file, or every worker restarted)" }))
@@ -105,6 +107,13 @@ class VerdictSplitTest < Minitest::Test
     assert_match(/, 6 ms waiting \(IO, sleep or the GVL; 5\.2 ms of it runnable, waiting for a CPU\), of 10 ms/, measured.reason)
     assert_match(/this setup runs 1 per process \(its waiting was mostly for a CPU, by the run queue: more threads would not overlap it\)\z/, measured.reason)
     assert_equal 5.2, measured.evidence.dig("split", "runq_ms")
+    # /hello (a real default run): 29 µs a request on the run queue, more than the 1 µs
+    # waited inside the app's call: the server's own work around it is in the threads' figure.
+    hello = { "requests" => 20_000, "wall_ms" => 0.004, "cpu_ms" => 0.003, "gc_ms" => 0.005, "waiting_ms" => 0.001,
+              "cpu_share" => 0.77, "threads_per_process" => 1.3, "cpu_method" => "thread", "runq_ms" => 0.029 }
+    outside = verdict(trial(threads: 5, server: 110.0, rps: 15_000.0, split: hello))
+    assert_match(/1 µs waiting \(IO, sleep or the GVL; the request threads waited 29 µs a request for a CPU, the server's own work around the app included\), of 4 µs/, outside.reason)
+    refute_match(/29 µs of it/, outside.reason)
     # Rails on a crowded machine: the run queue's 2.5 ms can fall inside SQL's wall time too.
     rails = verdict(trial(split: db_page("runq_ms" => 2.5)))
     assert_match(/9\.2 ms other waiting \(IO, sleep or the GVL; 2\.5 ms of SQL and waiting was runnable, waiting for a CPU\)/, rails.reason)

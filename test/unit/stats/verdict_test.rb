@@ -125,6 +125,9 @@ class VerdictTest < Minitest::Test
   def test_errors_and_restarts_come_first
     assert_equal "errors", verdict(trial("error_rate" => 0.05, "errors" => { "status" => 20 })).kind
     assert_equal "errors", verdict(trial("processes" => { "worker_restarts" => 1 })).kind
+    said = verdict(trial("error_rate" => 0.45, "errors" => { "status" => 57 },
+                         "app_error" => "#<NoMethodError: undefined method `result_status' for nil:NilClass>"))
+    assert_match(/\A45% of requests failed \(status 57\); the app raised: #<NoMethodError: undefined method `result_status'/, said.reason)
   end
 
   def test_load_generator_on_a_saturated_machine

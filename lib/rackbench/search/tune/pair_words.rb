@@ -28,18 +28,21 @@ module Rackbench
           "#{head}: #{metrics.join('; ')}: #{verdict(pair, ranking)}#{still_open(pair)}"
         end
 
+        # Only the ranking's first "wins"; in a pair of the others the better
+        # one is ahead (a runner-up never wins under another recommendation).
         def verdict(pair, ranking)
           w = pair.better
           o = pair.other(w)
+          wins = w.equal?(ranking.winner) ? "#{w.label} wins" : "#{w.label} is ahead of #{o.label} in this pair"
           case pair.basis
           when :slo
-            "#{w.label} wins: it held the SLO in #{held(w, ranking)}, #{o.label} in #{held(o, ranking)}"
-          when :rps then "#{w.label} wins: decided faster"
-          when :p99 then "#{w.label} wins: decided lower p99#{pair.outcome('rps') == :equivalent ? ' at equivalent throughput' : ', req/s not decided apart'}"
-          when :pss then "#{w.label} wins: #{performance(pair)}, so the smaller footprint"
+            "#{wins}: it held the SLO in #{held(w, ranking)}, #{o.label} in #{held(o, ranking)}"
+          when :rps then "#{wins}: decided faster"
+          when :p99 then "#{wins}: decided lower p99#{pair.outcome('rps') == :equivalent ? ' at equivalent throughput' : ', req/s not decided apart'}"
+          when :pss then "#{wins}: #{performance(pair)}, so the smaller footprint"
           when :processes
             pss = pair.outcome("memory.pss_total_mb") == :equivalent ? "equivalent" : "not decided apart"
-            "#{w.label} wins: #{performance(pair)} and PSS #{pss}, so the fewer processes " \
+            "#{wins}: #{performance(pair)} and PSS #{pss}, so the fewer processes " \
               "(#{Ranking.processes(w.setup)} against #{Ranking.processes(o.setup)})"
           else "#{w.label} is kept (the higher knee): nothing decided between them"
           end

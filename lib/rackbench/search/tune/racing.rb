@@ -108,10 +108,12 @@ module Rackbench
           end
         end
 
-        def dominance_reason(entry, by, band)
+        # footprints: [by's, entry's] PSS as dominance compared them (default: now).
+        def dominance_reason(entry, by, band, footprints = nil)
+          by_mb, entry_mb = footprints || [by.footprint_mb, entry.footprint_mb]
           "not searched: #{by.label} was as fast in round 1 within the #{pct(width(band, by, entry))} noise band " \
             "(#{rps(by.probe_rps)} vs #{rps(entry.probe_rps)} req/s) in less memory " \
-            "(#{by.footprint_mb.round(1)} < #{entry.footprint_mb.round(1)} MiB PSS)"
+            "(#{by_mb.round(1)} < #{entry_mb.round(1)} MiB PSS)"
         end
 
         # Two knees are tied when their brackets [pass, upper) overlap.

@@ -98,7 +98,8 @@ module Rackbench
 
         def bound_clause
           bound = client_bound or return ""
-          "; the knee search stopped where #{ClientBound.note(bound)}"
+          by = @all.select { |e| e.knee_bound == bound }.map(&:label).join(", ")
+          "; the knee search of #{by} stopped where #{ClientBound.note(bound)}"
         end
 
         # A higher objective or another endpoint, unless only the client bounded every search.

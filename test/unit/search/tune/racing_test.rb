@@ -194,6 +194,20 @@ class TuneRacingTest < Minitest::Test
     assert_equal :rps, r.pair(small, fast).basis
   end
 
+  # Three finalists (issue 34: "puma x1:1 wins" was printed under a
+  # recommended puma x2:3): only the ranking's first wins.
+  def test_only_the_recommended_finalist_wins
+    fast = entry("puma x2:3", confirms: rounds(run_at(400, 200, 50.0), run_at(390, 210, 50.0), run_at(405, 205, 50.0)))
+    mid = entry("puma x2:1", confirms: rounds(run_at(300, 250, 40.0), run_at(290, 260, 40.0), run_at(306, 255, 40.0)))
+    slow = entry("puma x1:1", confirms: rounds(run_at(200, 250, 30.0), run_at(190, 260, 30.0), run_at(204, 255, 30.0)))
+    r = ranking(slow, mid, fast)
+    assert_equal ["puma x2:3", "puma x2:1", "puma x1:1"], r.order.map(&:label)
+    assert_match(/: puma x2:3 wins: decided faster/, Tune::PairWords.sentence(r.pair(fast, mid), r))
+    others = Tune::PairWords.sentence(r.pair(mid, slow), r)
+    assert_match(/: puma x2:1 is ahead of puma x1:1 in this pair: decided faster/, others)
+    refute_match(/wins/, others)
+  end
+
   def test_confirmation_shortens_reasons
     slo = Rackbench::Stats::Slo.new(p99_ms: 300)
     bad = run_at(170, 700).merge("valid" => false, "invalid_reason" => "achieved 171.4 req/s, 77.9% of the 220 req/s target " \
