@@ -2,6 +2,7 @@
 
 require_relative "plan/config"
 require_relative "plan/request_path"
+require_relative "workload/git_refs"
 
 module Rackbench
   # What to run: setups x endpoints x load levels x repetitions, expanded into
@@ -69,7 +70,7 @@ module Rackbench
 
       base.flat_map do |s|
         refs.map do |r|
-          tag = "#{r['name']}@#{r['sha'][0, 7]}"
+          tag = Workload::GitRefs::Ref.new(name: r["name"], sha: r["sha"]).label
           s.dup.tap do |d|
             d.ref = r
             d.label = base.size == 1 ? tag : "#{s.label} #{tag}"

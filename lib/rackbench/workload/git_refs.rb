@@ -28,7 +28,8 @@ module Rackbench
     module GitRefs
       Ref = Struct.new(:name, :sha, keyword_init: true) do
         def short = sha[0, 7]
-        def label = "#{name}@#{short}"
+        # main@1a2b3c4; a ref given as a commit id is its short id alone.
+        def label = name.match?(/\A\h{7,40}\z/) ? short : "#{name}@#{short}"
         def dir_name = label.gsub(/[^A-Za-z0-9_.@-]/, "_")
         def to_h = { "name" => name, "sha" => sha }
       end

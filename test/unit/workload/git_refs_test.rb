@@ -35,6 +35,8 @@ class GitRefsTest < Minitest::Test
     assert_equal ["main~1@#{git('rev-parse', '--short=7', 'main~1')}", "main@#{git('rev-parse', '--short=7', 'main')}"], refs.map(&:label)
     stored = GitRefs.resolve(@app, [{ "name" => "x", "sha" => "a" * 40 }])
     assert_equal "x@aaaaaaa", stored.first.label, "a stored run's commit is not resolved again"
+    sha = git("rev-parse", "main")
+    assert_equal sha[0, 7], GitRefs.resolve(@app, [sha, "main"]).first.label, "a ref given as a commit id is its short id"
   end
 
   def test_bad_refs_and_paths_are_one_line
