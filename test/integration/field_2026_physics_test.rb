@@ -53,9 +53,30 @@ class Field2026PhysicsTest < Minitest::Test
     assert_equal record.dig("balance", "workers").size, record["workers"], "#{record['setup']}: every serving process sampled"
     assert record["queues_inside"], "#{record['setup']}: it queues inside" unless record["server"] == "puma"
     refute record["fibers"], "#{record['setup']}: threads, not fibers"
-    v = verdict_of(record, "busy", "unbalanced")
-    assert_match(/inside the server/, v.reason) if record["queues_inside"] && v.kind == "busy"
-    assert_equal "threads busy", v.label if v.kind == "busy"
+    assert_kind_fits(record, verdict_of(record, "busy", "unbalanced"))
+  end
+
+  # Either kind a test accepts must fit the record's own figures, so a
+  # verdict that contradicts what was measured fails whichever it is:
+  # busy: every thread busy, the queue inside the server where it queues
+  # there; unbalanced: the busiest process served at least 1.25x an even
+  # share (62.5% of the requests on one of 2); cpu: the server used at least
+  # 80% of the CPU left to it (a core, less what others took); under: less.
+  def assert_kind_fits(record, verdict)
+    why = "#{record['setup']}: #{verdict.text}"
+    server_pct = record.dig("cpu", "server_pct").to_f
+    room = Rackbench::Stats::Verdict::Measures.new(record).room
+    case verdict.kind
+    when "busy"
+      assert_equal "threads busy", verdict.label, why
+      assert_match(/inside the server/, verdict.reason, why) if record["queues_inside"]
+    when "unbalanced"
+      assert_operator record.dig("balance", "spread").to_f, :>=, 1.25, why
+      assert_match(/\Arequests split \d+%:\d+% over 2 workers/, verdict.reason, why)
+    when "cpu" then assert_operator server_pct, :>=, 0.8 * room, "#{why}: CPU-bound at #{server_pct}% of #{room.round}%"
+    when "under" then assert_operator server_pct, :<, 0.8 * room, "#{why}: below capacity at #{server_pct}% of #{room.round}%"
+    else flunk "#{why}: no figures to check a #{verdict.kind} verdict against"
+    end
   end
 
   def test_threads_on_pause_are_bound_by_their_slots
@@ -72,10 +93,8 @@ class Field2026PhysicsTest < Minitest::Test
     records = run_setups(["itsi x2:5", "iodine x2:5", "agoo x2:5", "puma x2:5 fibers"], "/fibonacci/25", 8)
     records.each_value do |r|
       v = verdict_of(r, "cpu", "unbalanced")
-      next if v.kind == "cpu"
-
-      assert_operator r.dig("balance", "spread"), :>=, 1.25, "#{r['setup']}: #{v.text}"
-      assert_operator r.dig("balance", "busiest_cpu_pct"), :>=, 70.0, "#{r['setup']}: #{v.text}"
+      assert_kind_fits(r, v)
+      assert_operator r.dig("balance", "busiest_cpu_pct"), :>=, 70.0, "#{r['setup']}: #{v.text}" if v.kind == "unbalanced"
     end
   end
 
@@ -92,6 +111,7 @@ class Field2026PhysicsTest < Minitest::Test
     cpu_s = record.dig("cpu", "server_pct") / 100.0 * record.dig("sampler", "duration_s")
     assert_operator cpu_s / record.dig("sampler", "duration_s"), :>, 0.8, "the scheduler's CPU on a sleeping endpoint"
     v = verdict_of(record, "under", "cpu")
+    assert_kind_fits(record, v)
     assert_match(/16 request\(s\) in flight on 2 processes' fibers/, v.reason) if v.kind == "under"
   end
 

@@ -37,10 +37,11 @@ class ScenarioIntegrationTest < Minitest::Test
   end
 
   def test_bad_scenarios
-    [["--scenario", "a:3"], ["--scenario", "/a:0"], ["--scenario", "/a", "-e", "/b"]].each do |args|
+    { ["--scenario", "a:3"] => %(Error: --scenario "a:3": "a:3" must be PATH or PATH:WEIGHT with PATH starting with /\n),
+      ["--scenario", "/a:0"] => %(Error: --scenario "/a:0": the weight of /a must be above 0\n),
+      ["--scenario", "/a", "-e", "/b"] => "Error: give --endpoint or --scenario, not both\n" }.each do |args, line|
       status, _out, err = run_cli("run", "-s", "thin", *args)
-      assert_equal 2, status, err
-      assert_match(/--scenario|--endpoint or --scenario/, err)
+      assert_equal [2, line], [status, err], "each bad scenario names its own fault"
     end
   end
 end

@@ -40,7 +40,8 @@ class OpenLoopValidityIntegrationTest < Minitest::Test
     assert_in_delta 25.0, tail.call(kept), 3.0, "answered over the second second: the offered rate"
 
     refute behind["valid"]
-    assert_match(/achieved .* req\/s|fell behind/, behind["invalid_reason"])
+    # 80 req/s for 2 s plans 160 requests; about 100 answered is far below 99%: the first rule's reason.
+    assert_match(/\Aachieved [\d.]+ req\/s, [\d.]+% of the 80 req\/s target \(below 99%\)/, behind["invalid_reason"])
     tail_rate = tail.call(behind)
     assert_in_delta 50.0, tail_rate, 8.0, "the server's capacity, not the offered 80 req/s"
     _, reason = Validity.check(target_rate: 80.0, achieved_rate: 80.0, slip: NO_SLIP, tail_rate: tail_rate,
