@@ -186,6 +186,24 @@ class FaultInputTest < Minitest::Test
     end
   end
 
+  # Exceptions outside StandardError, exit!, and processes a plan leaves
+  # running: one line each, exit 2, nothing left behind (a real process:
+  # exit! and fork act on it).
+  def test_plans_that_raise_exit_at_once_or_leave_processes
+    { "def f = f\nf\n" => /plan\.rb:\d raised SystemStackError: stack level too deep/,
+      "setup \"puma x1:1\"\nraise NoMemoryError, \"failed to allocate memory\"\n" => /plan\.rb:2 raised NoMemoryError/,
+      "raise Interrupt\n" => /plan\.rb:1 raised Interrupt/,
+      "setup \"puma x1:1\"\nexit! 5\n" => /plan\.rb:2 calls exit!; a plan file only sets settings/,
+      "setup \"puma x1:1\"\nfork { $0 = \"rackbench-test-plan-fork\"; sleep 600 }\n" =>
+        /started 1 process\(es\) still running once it was read \(\d+ rackbench-test-plan-fork\); rackbench stopped them/,
+      "setup \"puma x1:1\"\nfork { Process.daemon(true, true); exec({}, %w[sleep rackbench-test-plan-fork], \"600\", " \
+      "unsetenv_others: true) }\nsleep 0.5\n" => /started 1 process\(es\) still running .*rackbench-test-plan-fork 600/ }.each do |text, message|
+      start_rackbench("run", plan(text))
+      assert_fault_outcome(exit_code: 2, message: /\AError: plan file .*#{message.source}/)
+      assert_empty Rackbench::System::ProcessTree.all.select { |e| Rackbench::System::ProcessTree.cmdline(e.pid).include?("rackbench-test-plan-fork") }
+    end
+  end
+
   # The run directory is the record: report never writes over it, and a
   # damaged record is one line naming file and line, never exit 70.
   def test_report_and_compare_guard_the_run_directory

@@ -97,7 +97,24 @@ module Rackbench
         raise UsageError, "--quick picks a suite's quick variant: add --suite NAME (rackbench suites lists them)" if quick && !@suite
 
         suite = @suite && Suites.settings(@suite, cores: Etc.nprocessors, quick: quick)
-        Config.build(suite, plan_path && PlanFile.load(plan_path), cli)
+        Config.build(suite, plan_path && plan_settings(plan_path), cli)
+      end
+
+      # A plan file only sets settings: a process it started and left
+      # running (fork { sleep 600 }, a daemon) is killed and refused, also
+      # when the plan failed otherwise.
+      def plan_settings(path)
+        since = ProcessControl::Orphans.now
+        begin
+          settings = PlanFile.load(path)
+        ensure
+          left = ProcessControl::Orphans.stop(ProcessControl::Orphans.adopted(since: since), timeout: 0)
+        end
+        return settings if left.empty?
+
+        raise UsageError, "plan file #{path} started #{left.size} process(es) still running once it was read " \
+                          "(#{left.first(3).join('; ')}); rackbench stopped them: a plan file only sets settings " \
+                          "(setup, endpoint, concurrency ...)"
       end
 
       # --resume DIR: the plan comes from DIR's meta.json; stored trials are skipped.
