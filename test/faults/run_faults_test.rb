@@ -204,6 +204,34 @@ class FaultInputTest < Minitest::Test
     end
   end
 
+  # Hand-edited or replaced run files, read by a real rackbench: one line
+  # naming the file (and line), exit 1, never exit 70 or a resume blocked
+  # for good on a FIFO.
+  def test_hand_edited_run_files_are_one_line
+    fake = lambda do
+      dir = File.join(tmpdir, "fake")
+      status, _out, err = run_cli("run", "--engine", "fake", "--url", "http://127.0.0.1:9", "--no-verify", "-e", "/a",
+                                  "-c", "1,2", "-d", "1", "--warmup", "0", "-q", "-o", dir)
+      assert_equal 0, status, err
+      dir
+    end
+    sub = ->(dir, name, from, to) { File.write(File.join(dir, name), File.read(File.join(dir, name)).sub(from, to)) }
+    edits = {
+      ["report", ->(d) { sub.call(d, "trials.jsonl", '"mean":', '"mean":"x","was":') }] =>
+        /trials\.jsonl line 1 is not a trial record: latency_ms\.mean is "x", not a number/,
+      ["run --resume", ->(d) { sub.call(d, "meta.json", /"rackbench": *"[^"]*"/, '"rackbench":"0.0.1"') }] =>
+        /was made by rackbench 0\.0\.1, not this rackbench/,
+      ["run --resume", ->(d) { FileUtils.rm_f(File.join(d, "samples.jsonl")) && File.mkfifo(File.join(d, "samples.jsonl")) }] =>
+        /samples\.jsonl is not a regular file \(fifo\)/
+    }
+    edits.each do |(command, edit), message|
+      dir = fake.call
+      edit.call(dir)
+      start_rackbench(*command.split, dir)
+      assert_fault_outcome(exit_code: 1, message: /\AError: .*#{message.source}/)
+    end
+  end
+
   # The run directory is the record: report never writes over it, and a
   # damaged record is one line naming file and line, never exit 70.
   def test_report_and_compare_guard_the_run_directory
