@@ -11,7 +11,7 @@ class RegularFileTest < Minitest::Test
   def test_a_fifo_is_refused_at_once_in_one_line
     path = File.join(tmpdir, "samples.jsonl")
     File.mkfifo(path)
-    opener = Thread.new { RF.open(path, FLAGS) { |f| f.write("x") } rescue $! } # rubocop:disable Style/RescueModifier
+    opener = Thread.new { RF.open(path, FLAGS) { |f| f.write("x") } rescue $! }
     assert opener.join(10), "opening a FIFO with no reader blocked (10 s deadline)"
     assert_kind_of Rackbench::Error, opener.value
     assert_equal "#{path} is not a regular file (fifo); a run directory holds regular files only: remove it " \
