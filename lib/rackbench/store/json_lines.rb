@@ -41,14 +41,22 @@ module Rackbench
         @unique = unique
       end
 
+      # Streams the file a line at a time (a run of 100,000 trials is never
+      # held twice, as text and as records).
       def read(&notice)
         return [] unless File.file?(@file)
 
-        text = File.binread(@file)
-        lines = text.split("\n", -1)
-        cut_short = lines.pop # "" when the file ends in a newline
-        records = copies_left_out(lines, notice).map { |line, i| record(line, i + 1) }
-        records + last_line(cut_short, lines.size + 1, notice)
+        records = []
+        seen = {} # line hash => [[line number, record]], for unique:
+        File.open(@file, "rb") do |f|
+          f.each_line.with_index(1) do |line, number|
+            next records.concat(last_line(line, number, notice)) unless line.end_with?("\n")
+
+            value = record(line.chomp, number)
+            records << value unless @unique && copy?(seen, line.hash, number, value, notice)
+          end
+        end
+        records
       rescue SystemCallError => e
         raise Error, "cannot read #{@file}: #{Error.reason(e)}"
       end
@@ -65,21 +73,14 @@ module Rackbench
 
       private
 
-      # [[line, index]] without the lines that repeat an earlier one (with
-      # unique:, each said in a notice). Keyed by the line's hash, not the
-      # line, so no copy of a large file is kept.
-      def copies_left_out(lines, notice)
-        pairs = lines.each_with_index
-        return pairs.to_a unless @unique
-
-        seen = {}
-        pairs.reject do |line, i|
-          first = (seen[line.hash] ||= []).find { |j| lines[j] == line }
-          seen[line.hash] << i unless first
-          notice&.call("#{@file} line #{i + 1} repeats line #{first + 1} word for word (a copy, not another " \
-                       "measurement) and is left out") if first
-          first
-        end
+      # True (said in a notice) when value repeats an earlier line's record:
+      # a copied line, which must not count as another measurement.
+      def copy?(seen, hash, number, value, notice)
+        earlier = (seen[hash] ||= []).find { |_, r| r == value }
+        seen[hash] << [number, value] unless earlier
+        notice&.call("#{@file} line #{number} repeats line #{earlier[0]} word for word (a copy, not another " \
+                     "measurement) and is left out") if earlier
+        !earlier.nil?
       end
 
       def record(line, number)
