@@ -5,6 +5,7 @@ require_relative "suggest"
 require_relative "version"
 require_relative "cli/interrupts"
 require_relative "cli/output_failed"
+require_relative "process_control/orphans"
 require "tmpdir"
 
 module Rackbench
@@ -98,8 +99,12 @@ module Rackbench
       70
     end
 
+    # A command that starts processes adopts their orphans (a daemon that
+    # left its parent is re-parented to rackbench, not init), so nothing it
+    # started can outlive it unseen (ProcessControl::Orphans).
     def dispatch(command, argv, out, err, env)
       klass = command_class(command)
+      ProcessControl::Orphans.adopt! if RUNS.include?(command)
       klass.new(out: out, err: err, env: env).call(argv)
     end
 

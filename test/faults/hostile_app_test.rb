@@ -89,6 +89,33 @@ class FaultHostileAppTest < Minitest::Test
     end
   end
 
+  # The same daemon with its environment scrubbed (exec with
+  # unsetenv_others) carries no mark: rackbench, a child subreaper, finds it
+  # as an orphan re-parented to itself.
+  def test_a_daemon_with_a_scrubbed_environment_is_found_by_ancestry
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", File.expand_path("../fixtures/apps/daemonizing_scrubbed", __dir__), "-s", "puma x1:1",
+                    "-e", "/", "-c", "1", "-d", "0.5", "--warmup", "0", "-o", out)
+    assert_fault_outcome(exit_code: 0, silent: "the daemon is named in a warning (warnings.jsonl), the run is complete",
+                         run_dir: out, min_trials: 1)
+    assert_empty scrubbed_daemons.map(&:pid), "the app's scrubbed daemon was stopped"
+    assert_match(/puma x1:1: the app left 1 process\(es\) running after its server stopped \(.*\d+ rackbench-test-scrubbed-daemon 300\); rackbench stopped them/,
+                 File.read(File.join(out, "warnings.jsonl")))
+  ensure
+    scrubbed_daemons.each do |e|
+      Process.kill("KILL", e.pid)
+    rescue Errno::ESRCH
+      nil
+    end
+  end
+
+  def scrubbed_daemons
+    Rackbench::System::ProcessTree.all.select do |e|
+      Rackbench::System::ProcessTree.cmdline(e.pid).start_with?("rackbench-test-scrubbed-daemon") &&
+        !Rackbench::System::ProcessTree.zombie?(e.pid)
+    end
+  end
+
   # Unicorn's worker dying on every 10th request, with close-delimited
   # bodies: the crashes are stored as failures (an error rate near 10%), not
   # filed with wrk's close-delimited read errors as harmless.

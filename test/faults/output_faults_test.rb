@@ -35,12 +35,13 @@ class FaultOutputTest < Minitest::Test
     start_into_head("compare", a, stored_run("b", 0.5), "--fail-if-slower", "5", lines: 1)
     assert_fault_outcome(exit_code: 1, message: /\ASlower: req\/s is decided lower by more than 5% in 400 cell\(s\)/)
     start_into_head("compare", a, stored_run("same", 1.0), "--fail-if-slower", "5", lines: 1)
-    assert_fault_outcome(exit_code: 1, silent: "a closed pipe is silent (STYLE.md); the status says the report was not delivered")
+    assert_fault_outcome(exit_code: 1, silent: "a closed pipe is silent (STYLE.md); the status says what was not delivered")
   end
 
   def test_a_run_cut_short_by_head_is_not_a_success
     out = File.join(tmpdir, "run")
-    read = start_into_head("run", "-s", "puma x1:4", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "2,4", "-d", "1", "--warmup", "0", "-o", out, lines: 2, merge: true)
+    run = ["run", "-s", "puma x1:4", "-s", "unicorn x2", "-e", "/pause/0.05", "-c", "2,4", "-d", "1", "--warmup", "0"]
+    read = start_into_head(*run, "-o", out, lines: 2, merge: true)
     assert_equal 2, read.compact.size
     assert_fault_outcome(exit_code: 1, silent: "stdout and stderr are the closed pipe: the status alone can tell")
   end

@@ -135,9 +135,9 @@ class FaultInputTest < Minitest::Test
     "zero workers" => [["run", "--setup", "puma x0:5"], /workers must be 1\.\.256 \(got 0\)/],
     "misspelt option" => [%w[run --duraton 2], /unknown option --duraton \(did you mean "--duration"\?\)/],
     # Round 2 (issue 25): refused before anything boots, in one line.
-    "zero timeout" => [%w[run --timeout 0], /--timeout must be a number of seconds above 0 \(got "0"\): a 0 s timeout fails every request/],
-    "zero boot timeout" => [%w[run --boot-timeout 0], /--boot-timeout must be .* above 0 .*fails every boot/],
-    "zero health timeout" => [%w[run --health-timeout 0], /--health-timeout must be .* above 0 .*fails every health check/],
+    "zero timeout" => [%w[run --timeout 0], /--timeout must be a number of seconds above 0, at least 0.001 \(got "0"\): a shorter timeout fails every request/],
+    "zero boot timeout" => [%w[run --boot-timeout 0], /--boot-timeout must be .* above 0, at least 0.1 .*fails every boot/],
+    "zero health timeout" => [%w[run --health-timeout 0], /--health-timeout must be .* above 0, at least 0.001 .*fails every health check/],
     "a 31-year trial" => [%w[run -d 1e9], /--duration "1e9" is over a day \(86400 s\)/],
     "hexadecimal duration" => [%w[run -d 0x10], /--duration must be a number of seconds >= 0.5 \(got "0x10"\)/],
     "ten thousand rounds" => [%w[run -r 10000], /--repeat must be a whole number from 1 to 1000 \(got "10000"\)/],
@@ -154,6 +154,12 @@ class FaultInputTest < Minitest::Test
                                /--max-rounds 2 cannot reach a decision under --decide's stopping rule .*: give --max-rounds 3 or more/],
     "decide at a 0.5% margin in three" => [["run", "--decide", "-s", "puma x1:2", "-s", "puma x1:4", "--margin", "0.5", "--max-rounds", "3"],
                                            /--max-rounds 3 cannot reach a decision .*: give --max-rounds \d+ or more/],
+    "negative scenario weight" => [["run", "--scenario", "/hello:-2,/health:1"],
+                                   %r{--scenario "/hello:-2,/health:1": the weight of /hello must be above 0 \(got -2\)}],
+    "a hundred thousand max rounds" => [%w[run --max-rounds 100000], /--max-rounds must be a whole number of 2 or more, at most 1000/],
+    "a nanosecond timeout" => [%w[run --timeout 1e-9], /--timeout must be a number of seconds above 0, at least 0.001 \(got "1e-9"\)/],
+    "a nanosecond boot timeout" => [%w[run --boot-timeout 1e-9], /--boot-timeout must be .* at least 0.1 .*fails every boot/],
+    "a nanosecond health timeout" => [%w[run --health-timeout 1e-9], /--health-timeout must be .* at least 0.001 .*health check/],
     # Issue 28: --tls with a setup that cannot serve it, or with h2load.
     "tls on unicorn" => [["run", "--tls", "-s", "unicorn x2"], /--tls: unicorn x2: Unicorn serves no TLS .*-s "unicorn x2 behind nginx"/],
     "tls behind thruster" => [["run", "--tls", "-s", "puma x2:5 behind thruster"], /Thruster serves TLS only with a certificate it obtains from Let's Encrypt/],
@@ -192,6 +198,52 @@ class FaultInputTest < Minitest::Test
       status, _out, err = run_cli("run", path)
       assert_equal [2, 1], [status, err.lines.size], err
       assert_match message, err
+    end
+  end
+
+  # Exceptions outside StandardError, exit!, and processes a plan leaves
+  # running: one line each, exit 2, nothing left behind (a real process:
+  # exit! and fork act on it).
+  def test_plans_that_raise_exit_at_once_or_leave_processes
+    { "def f = f\nf\n" => /plan\.rb:\d raised SystemStackError: stack level too deep/,
+      "setup \"puma x1:1\"\nraise NoMemoryError, \"failed to allocate memory\"\n" => /plan\.rb:2 raised NoMemoryError/,
+      "raise Interrupt\n" => /plan\.rb:1 raised Interrupt/,
+      "setup \"puma x1:1\"\nexit! 5\n" => /plan\.rb:2 calls exit!; a plan file only sets settings/,
+      "setup \"puma x1:1\"\nfork { $0 = \"rackbench-test-plan-fork\"; sleep 600 }\n" =>
+        /started 1 process\(es\) still running once it was read \(\d+ rackbench-test-plan-fork\); rackbench stopped them/,
+      "setup \"puma x1:1\"\nfork { Process.daemon(true, true); exec({}, %w[sleep rackbench-test-plan-fork], \"600\", " \
+      "unsetenv_others: true) }\nsleep 0.5\n" => /started 1 process\(es\) still running .*rackbench-test-plan-fork 600/ }.each do |text, message|
+      start_rackbench("run", plan(text))
+      assert_fault_outcome(exit_code: 2, message: /\AError: plan file .*#{message.source}/)
+      assert_empty Rackbench::System::ProcessTree.all.select { |e| Rackbench::System::ProcessTree.cmdline(e.pid).include?("rackbench-test-plan-fork") }
+    end
+  end
+
+  # Hand-edited or replaced run files, read by a real rackbench: one line
+  # naming the file (and line), exit 1, never exit 70 or a resume blocked
+  # for good on a FIFO.
+  def test_hand_edited_run_files_are_one_line
+    fake = lambda do
+      dir = File.join(tmpdir, "fake")
+      status, _out, err = run_cli("run", "--engine", "fake", "--url", "http://127.0.0.1:9", "--no-verify", "-e", "/a",
+                                  "-c", "1,2", "-d", "1", "--warmup", "0", "-q", "-o", dir)
+      assert_equal 0, status, err
+      dir
+    end
+    sub = ->(dir, name, from, to) { File.write(File.join(dir, name), File.read(File.join(dir, name)).sub(from, to)) }
+    edits = {
+      ["report", ->(d) { sub.call(d, "trials.jsonl", '"mean":', '"mean":"x","was":') }] =>
+        /trials\.jsonl line 1 is not a trial record: latency_ms\.mean is "x", not a number/,
+      ["run --resume", ->(d) { sub.call(d, "meta.json", /"rackbench": *"[^"]*"/, '"rackbench":"0.0.1"') }] =>
+        /was made by rackbench 0\.0\.1, not this rackbench/,
+      ["run --resume", ->(d) { FileUtils.rm_f(File.join(d, "samples.jsonl")) && File.mkfifo(File.join(d, "samples.jsonl")) }] =>
+        /samples\.jsonl is not a regular file \(fifo\)/
+    }
+    edits.each do |(command, edit), message|
+      dir = fake.call
+      edit.call(dir)
+      start_rackbench(*command.split, dir)
+      assert_fault_outcome(exit_code: 1, message: /\AError: .*#{message.source}/)
     end
   end
 

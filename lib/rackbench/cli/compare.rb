@@ -31,6 +31,7 @@ module Rackbench
         raise UsageError, "unexpected argument #{argv[2].inspect}; give two run directories" if argv.size > 2
 
         a, b = argv.map { |path| Store::RunDir.open(path) }
+        same_engines!(a, b)
         pairs = ComparePairs.new(setups(a), setups(b), opts[:pairs])
         margin, source = margin(opts, a)
         compare = Stats::Compare.new(a.trials, b.trials, pairs: pairs.to_h, margin: margin)
@@ -67,7 +68,7 @@ module Rackbench
                      "(run -r 3). A Note says when the runs' CPU-speed calibrations differ, or one drifted, by\n" \
                      "more than the margin. Runs with no cell in common exit 1, naming each run's setups; where\n" \
                      "labels differ only in the runtime (\"puma x2:5\" and \"puma x2:5 on yjit\") the message gives\n" \
-                     "the --pair to add.\n\n"
+                     "the --pair to add. Runs measured with different load engines (wrk, ab ...) are refused (exit 1).\n\n"
           o.on("--pair A=B", "compare RUN_B's setup B with RUN_A's setup A, e.g. --pair \"puma x2:5=puma x2:5 on yjit\"",
                "(repeatable; automatic when each run has one setup; rows show \"A → B\")") do |v|
             a, b = v.split("=", 2).map { |label| label.to_s.strip.squeeze(" ") }
@@ -109,6 +110,18 @@ module Rackbench
       rescue ArgumentError
         raise UsageError, "--fail-if-slower takes a percentage from 0 up to (not including) 100, like 5 or 2.5 " \
                           "(0: the --margin); got #{text.inspect}"
+      end
+
+      # Two load engines measure differently (ab speaks HTTP/1.0 without
+      # keep-alive, siege retries, wrk's closed loop ...): a difference
+      # between runs made with different engines would be theirs.
+      def same_engines!(a, b)
+        engines = [a, b].map { |store| store.trials.map { |t| t["engine"] }.compact.uniq.sort }
+        return if engines.include?([]) || engines[0] == engines[1]
+
+        raise Error, "RUN_A #{a.path} was measured with #{engines[0].join(', ')} and RUN_B #{b.path} with " \
+                     "#{engines[1].join(', ')}: load engines measure differently, so a difference would be theirs, not " \
+                     "the change's; measure both runs with the same --engine"
       end
 
       def setups(store)

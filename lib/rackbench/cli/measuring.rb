@@ -9,6 +9,7 @@ require_relative "../report/listener"
 require_relative "../report/progress"
 require_relative "../report/warning_log"
 require_relative "../process_control/registry"
+require_relative "../process_control/orphans"
 require_relative "../calibration"
 
 module Rackbench
@@ -54,11 +55,13 @@ module Rackbench
       # a run directory already open and locked (run --resume); otherwise
       # one is created under out (nil: the default) with meta.json.
       def call(out: nil, prefix: "", meta: {}, store: nil)
+        since = ProcessControl::Orphans.now
         @store = store || create(out, prefix)
         @store.write_meta(meta_for(meta)) unless store
         listener = Measuring.listener(@store, err: @err, quiet: @quiet)
         calibrate("start", listener)
         result = yield @store, listener
+        stop_orphans(since, listener)
         calibrate("end", listener)
         result
       rescue Errno::ENOSPC, Errno::EDQUOT => e
@@ -68,10 +71,21 @@ module Rackbench
         raise kept(e)
       ensure
         ProcessControl::Registry.stop_all
+        ProcessControl::Orphans.stop(ProcessControl::Orphans.adopted(since: since)) if since
         @store&.unlock
       end
 
       private
+
+      # What outlived the servers that started it, found by ancestry
+      # (ProcessControl::Orphans: re-parented to rackbench), is stopped and said.
+      def stop_orphans(since, listener)
+        left = ProcessControl::Orphans.stop(ProcessControl::Orphans.adopted(since: since))
+        return if left.empty?
+
+        listener.warning("#{left.size} process(es) started during the run outlived the server that started them " \
+                         "(re-parented to rackbench: #{left.first(3).join('; ')}); rackbench stopped them")
+      end
 
       # Not taken when the command stopped on an error or a signal: the
       # start's reading stays, alone.

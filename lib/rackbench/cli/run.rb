@@ -3,6 +3,7 @@
 require "etc"
 require "shellwords"
 require_relative "command"
+require_relative "../version"
 require_relative "../redact"
 require_relative "../plan/config"
 require_relative "../plan"
@@ -140,7 +141,24 @@ module Rackbench
         raise UsageError, "--quick picks a suite's quick variant: add --suite NAME (rackbench suites lists them)" if quick && !@suite
 
         suite = @suite && Suites.settings(@suite, cores: Etc.nprocessors, quick: quick)
-        Config.build(suite, plan_path && PlanFile.load(plan_path), cli)
+        Config.build(suite, plan_path && plan_settings(plan_path), cli)
+      end
+
+      # A plan file only sets settings: a process it started and left
+      # running (fork { sleep 600 }, a daemon) is killed and refused, also
+      # when the plan failed otherwise.
+      def plan_settings(path)
+        since = ProcessControl::Orphans.now
+        begin
+          settings = PlanFile.load(path)
+        ensure
+          left = ProcessControl::Orphans.stop(ProcessControl::Orphans.adopted(since: since), timeout: 0)
+        end
+        return settings if left.empty?
+
+        raise UsageError, "plan file #{path} started #{left.size} process(es) still running once it was read " \
+                          "(#{left.first(3).join('; ')}); rackbench stopped them: a plan file only sets settings " \
+                          "(setup, endpoint, concurrency ...)"
       end
 
       # --resume DIR: the plan comes from DIR's meta.json; stored trials are skipped.
@@ -151,10 +169,7 @@ module Rackbench
         end
 
         store = Store::RunDir.open(cli[:resume])
-        unless store.meta["config"].is_a?(Hash)
-          raise Error, "#{store.path} was not written by rackbench run (meta.json has no config): it cannot be resumed"
-        end
-
+        resumable!(store)
         store.lock!(["rackbench", "run", *@argv_seen].join(" "))
         stop_survivors(store)
         refuse_search_resume(store)
@@ -163,6 +178,22 @@ module Rackbench
         (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }
         store.write_meta(meta)
         execute(Plan.new(config), checked_engine(config[:engine], config), store)
+      end
+
+      # A run that holds its plan and configuration, written by this
+      # version: trials measured by two versions are never mixed in one run.
+      def resumable!(store)
+        meta = store.meta
+        missing = %w[config plan].reject { |k| meta[k].is_a?(Hash) }
+        unless missing.empty?
+          raise Error, "#{store.path} was not written by rackbench run (meta.json has no #{missing.join(' and no ')}): " \
+                       "it cannot be resumed"
+        end
+        return if meta["rackbench"] == VERSION
+
+        made = meta["rackbench"] ? "rackbench #{meta['rackbench']}" : "an unknown rackbench version (meta.json names none)"
+        raise Error, "#{store.path} was made by #{made}, not this rackbench #{VERSION}: resuming would mix trials of two " \
+                     "versions in one run; run again with a new --out (rackbench report #{store.path} still reads it)"
       end
 
       # capacity and tune choose each level from the ones before, in one

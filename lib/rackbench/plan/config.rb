@@ -183,8 +183,11 @@ module Rackbench
     end
 
     NUMBER_MIN = { duration: 0.5, warmup_window: 0.5, warmup_tolerance: 0.001 }.freeze
-    # Timeouts of 0 would fail every request or boot: they must be positive.
-    POSITIVE = %i[timeout boot_timeout health_timeout].freeze
+    # Timeouts of 0 would fail every request or boot: they must be at least
+    # the smallest that can pass: a millisecond for a request or a health
+    # check (wrk's timeouts count whole milliseconds), 0.1 s for a boot (no
+    # Ruby server starts and answers sooner).
+    POSITIVE = { timeout: 0.001, boot_timeout: 0.1, health_timeout: 0.001 }.freeze
     # No trial, warm-up, pause or timeout longer than a day: a typo (-d 1e9,
     # a 31-year trial) is refused before anything boots.
     MAX_SECONDS = 86_400
@@ -207,15 +210,16 @@ module Rackbench
 
     def number(key, value, min: 0)
       n = Float(value, exception: false) if value.is_a?(Numeric) || (value.is_a?(String) && value.match?(DECIMAL))
-      positive = POSITIVE.include?(key)
-      if n&.finite? && n >= min && !(positive && n <= 0)
+      positive = POSITIVE[key]
+      if n&.finite? && n >= min && !(positive && n < positive)
         return n if key == :rate || key == :warmup_tolerance || n <= MAX_SECONDS
 
         raise UsageError, "#{flag(key)} #{value.inspect} is over a day (#{MAX_SECONDS} s), the most rackbench takes; " \
                           "give seconds, e.g. #{flag(key)} 30"
       end
       if positive
-        raise UsageError, "#{flag(key)} must be a number of seconds above 0 (got #{value.inspect}): a 0 s timeout fails every " \
+        raise UsageError, "#{flag(key)} must be a number of seconds above 0, at least #{format('%g', positive)} (got " \
+                          "#{value.inspect}): a shorter timeout fails every " \
                           "#{{ boot_timeout: 'boot', health_timeout: 'health check' }.fetch(key, 'request')}"
       end
 
@@ -258,7 +262,9 @@ module Rackbench
     # --decide needs setups to decide between, and rounds to pair.
     def check_decide(cfg)
       max = Integer(cfg[:max_rounds].to_s, 10, exception: false)
-      raise UsageError, "--max-rounds must be a whole number of 2 or more (got #{cfg[:max_rounds].inspect})" unless max && max >= 2
+      unless max&.between?(2, MAX_REPEAT)
+        raise UsageError, "--max-rounds must be a whole number of 2 or more, at most #{MAX_REPEAT} (got #{cfg[:max_rounds].inspect})"
+      end
 
       cfg[:max_rounds] = max
       cfg[:decide_time] = number(:decide_time, cfg[:decide_time], min: 1)

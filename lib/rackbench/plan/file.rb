@@ -43,7 +43,8 @@ module Rackbench
                         "#{e.message.lines.first.sub(/\A.*?:\d+: /, '').strip}"
     rescue UsageError
       raise
-    rescue StandardError => e
+    rescue StandardError, NoMemoryError, SystemStackError, Interrupt, ScriptError => e
+      # Not Interrupted (a signal to rackbench while it reads the plan): that one stops the command.
       raise UsageError, "plan file #{path}#{where(e, path)} raised #{e.class}: #{e.message.scrub.lines.first.to_s.strip}"
     end
 
@@ -107,6 +108,13 @@ module Rackbench
       next if LISTS.value?(key)
 
       define_method(key) { |value| @settings[key] = value }
+    end
+
+    # Kernel#exit! would end rackbench at once, running no cleanup and
+    # saying nothing: refused like exit.
+    def exit!(*)
+      line = caller_locations(1, 1).first&.lineno
+      raise UsageError, "plan file #{@path}:#{line} calls exit!; a plan file only sets settings (setup, endpoint, concurrency ...)"
     end
 
     def method_missing(name, *_args)

@@ -21,12 +21,12 @@ module Rackbench
     end
 
     def self.entry(item, text)
-      path, weight = item.match(/\A(.*?)(?::(\d+(?:\.\d+)?))?\z/).captures
+      path, sign, weight = item.match(/\A(.*?)(?::([+-]?)(\d+(?:\.\d+)?))?\z/).captures
       unless path.start_with?("/") && !path.match?(/\s/)
         raise UsageError, "--scenario #{text.inspect}: #{item.inspect} must be PATH or PATH:WEIGHT with PATH starting with /"
       end
-      w = weight ? weight.to_f : 1.0
-      raise UsageError, "--scenario #{text.inspect}: the weight of #{path} must be above 0" unless w.positive?
+      w = weight ? "#{sign}#{weight}".to_f : 1.0
+      raise UsageError, "--scenario #{text.inspect}: the weight of #{path} must be above 0 (got #{sign}#{weight})" unless w.positive?
 
       Entry.new(path, w)
     end

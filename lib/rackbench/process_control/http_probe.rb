@@ -2,6 +2,7 @@
 
 require "net/http"
 require "openssl"
+require "socket"
 require_relative "../clock"
 
 module Rackbench
@@ -64,8 +65,9 @@ module Rackbench
 
       # Returns a Response, or nil when nothing answered. on_silence is
       # returned instead when the server accepted the connection but sent
-      # nothing back within the timeout.
-      def get(host, port, path, timeout: 2, on_silence: nil, tls: nil)
+      # nothing back within the timeout; on_refused when nothing listens on
+      # the port (the connection refused).
+      def get(host, port, path, timeout: 2, on_silence: nil, on_refused: nil, tls: nil)
         deadline = Clock.now + timeout
         http = Net::HTTP.new(host, port)
         http.open_timeout = timeout
@@ -93,10 +95,40 @@ module Rackbench
       rescue OpenSSL::SSL::SSLError => e
         why = e.message.sub(/\ASSL_connect returned=\d+ errno=\d+ peeraddr=\S+ state=/, "")[0, 120]
         Response.new(headers: {}, body: "", invalid: "a failed TLS handshake (#{why})", handshake: why)
+      rescue Errno::ECONNREFUSED
+        on_refused
       rescue *FAILURES
         nil
       ensure
         http&.finish if http&.started?
+      end
+
+      # True when a TLS handshake with host:port completes within timeout
+      # (its certificate not checked): a server that speaks HTTPS, which a
+      # plain HTTP request may leave waiting for a handshake in silence.
+      def speaks_tls?(host, port, timeout: 2)
+        deadline = Clock.now + timeout
+        socket = Socket.tcp(host, port, connect_timeout: timeout)
+        ssl = OpenSSL::SSL::SSLSocket.new(socket, OpenSSL::SSL::SSLContext.new.tap { |c| c.verify_mode = OpenSSL::SSL::VERIFY_NONE })
+        wait_handshake(ssl, socket, deadline)
+      rescue *FAILURES, OpenSSL::SSL::SSLError
+        false
+      ensure
+        ssl&.close rescue nil
+        socket&.close unless socket&.closed?
+      end
+
+      # Goes on with a handshake that waits for the socket; false at the deadline.
+      def wait_handshake(ssl, socket, deadline)
+        loop do
+          left = deadline - Clock.now
+          return false unless left.positive?
+
+          ready = ssl.connect_nonblock(exception: false)
+          return true if ready.is_a?(OpenSSL::SSL::SSLSocket)
+
+          ready == :wait_writable ? socket.wait_writable(left) : socket.wait_readable(left)
+        end
       end
 
       # tls without a cert_path (Tls::UNCHECKED: a --url server's own certificate): not checked.

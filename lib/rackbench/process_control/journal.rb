@@ -139,7 +139,8 @@ module Rackbench
       # One line, one write(2); a journal that cannot be written never stops
       # a run (the run directory's own records report a full disk).
       def write(record)
-        File.open(@path, "a") { |f| f.write(JSON.generate(record) + "\n") }
+        # O_NONBLOCK: a FIFO in its place fails at once (ENXIO) instead of blocking.
+        File.open(@path, File::WRONLY | File::APPEND | File::CREAT | File::NONBLOCK, 0o644) { |f| f.write(JSON.generate(record) + "\n") }
       rescue SystemCallError
         nil
       end

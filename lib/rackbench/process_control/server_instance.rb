@@ -3,6 +3,7 @@
 require "fileutils"
 require "securerandom"
 require_relative "journal"
+require_relative "orphans"
 require_relative "../process_control/child"
 require_relative "../system/process_tree"
 require_relative "../system/sockets"
@@ -71,6 +72,7 @@ module Rackbench
         @files.each { |path, text| write_file(path, text) }
         @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }), **tls)
         @boot = SecureRandom.hex(8)
+        @spawned_at = Orphans.now
         @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env, Journal::BOOT_VAR => @boot),
                                                     chdir: app_root, log_path: log_path, cpus: @cpus,
                                                     fixed_layout: @fixed_layout)
@@ -118,11 +120,15 @@ module Rackbench
       # Anything still carrying this boot's mark once the server is stopped
       # was started by the app and escaped its process group (a double fork,
       # setsid): stopped too (TERM, then KILL), and kept for the caller to say.
+      # So is an orphan re-parented to rackbench since this boot (Orphans:
+      # found by ancestry, a scrubbed environment included) while no other
+      # process rackbench spawned runs to have left it; else the run's end
+      # stops it (CLI::Measuring).
       def stop_leftovers
         left = Journal.left_by(@boot)
-        lines = left.map { |e| "#{e.pid} #{System::ProcessTree.cmdline(e.pid)[0, 60].strip}" }
+        left |= Orphans.adopted(since: @spawned_at) if @spawned_at && Registry.live.empty?
+        lines = Orphans.stop(left.uniq(&:pid))
         @helpers, @leftovers = self.class.helpers_apart(lines, @adapter)
-        Journal.stop(left, timeout: 2) unless left.empty?
       end
 
       # ["PID cmdline"] -> [the server's own helpers, the app's].

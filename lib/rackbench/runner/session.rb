@@ -335,7 +335,7 @@ module Rackbench
         else
           uri = URI(@config[:url])
           Verify.new(host: uri.host, port: uri.port, arena: false, timeout: @config[:timeout],
-                     expect_status: @config[:expect_status], tls: Tls.for_url(@config[:url]))
+                     expect_status: @config[:expect_status], tls: Tls.for_url(@config[:url]), external: true)
         end
       end
 

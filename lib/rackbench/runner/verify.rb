@@ -48,9 +48,16 @@ module Rackbench
         end
       end
 
+      # A server given by --url (external) that is silent this long over
+      # plain HTTP is asked whether it speaks HTTPS before the whole timeout
+      # is waited out.
+      QUICK_S = 3
+
       # tls: the run's certificate (--tls): every check goes over HTTPS and the server must present it.
+      # external: a server given by --url, which may be an HTTPS one asked over http://.
       def initialize(host:, port:, server: nil, arena: true, upstream_bytes: nil, timeout: 30, expect_status: nil,
-                     server_log: nil, tls: nil)
+                     server_log: nil, tls: nil, external: false)
+        @external = external
         @tls = tls
         @host = host
         @port = port
@@ -66,7 +73,7 @@ module Rackbench
       def call(endpoint)
         res = nil
         ATTEMPTS.times do
-          res = ProcessControl::HttpProbe.get(@host, @port, RequestPath.encode(endpoint), timeout: @timeout, tls: @tls)
+          res = answer(endpoint)
           raise failed(endpoint, "no response within #{@timeout} s") unless res
           raise failed(endpoint, "the TLS handshake failed: #{res.handshake}") if res.handshake
           raise failed(endpoint, "the answer is not HTTP: it began #{res.invalid}") if res.invalid
@@ -80,6 +87,26 @@ module Rackbench
       end
 
       private
+
+      # The response, or nil; a refused connection, or an external server
+      # that speaks HTTPS to a plain HTTP request, fails at once.
+      def answer(endpoint)
+        quick = @external && !@tls && @timeout > QUICK_S
+        res = get(endpoint, quick ? QUICK_S : @timeout, quick ? :silent : nil)
+        raise failed(endpoint, "connection refused: nothing listens on #{@host}:#{@port} (is the server running?)") if res == :refused
+        return res unless quick && (res.nil? || res == :silent)
+
+        if ProcessControl::HttpProbe.speaks_tls?(@host, @port)
+          raise failed(endpoint, "#{@host}:#{@port} speaks HTTPS (a TLS handshake succeeded), not plain HTTP: give the URL as https://")
+        end
+        res = get(endpoint, @timeout, nil) if res == :silent
+        res == :refused ? nil : res
+      end
+
+      def get(endpoint, timeout, silence)
+        ProcessControl::HttpProbe.get(@host, @port, RequestPath.encode(endpoint), timeout: timeout, tls: @tls,
+                                                                                  on_silence: silence, on_refused: :refused)
+      end
 
       # The handshake's version and cipher, and whose certificate it was.
       def tls_of(res)

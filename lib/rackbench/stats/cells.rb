@@ -70,17 +70,19 @@ module Rackbench
         @open_levels.key?(level)
       end
 
+      # Memoized (the cells never change): a report asks for them per cell,
+      # and a scan of every cell each time made 40,000 cells' HTML take minutes.
       def endpoints
-        @cells.map(&:endpoint).uniq
+        @endpoints ||= @cells.map(&:endpoint).uniq.freeze
       end
 
       def setups(endpoint = nil)
-        (endpoint.nil? ? @cells : @by_endpoint.fetch(endpoint, [])).map(&:setup).uniq
+        (@setups ||= {})[endpoint] ||= (endpoint.nil? ? @cells : @by_endpoint.fetch(endpoint, [])).map(&:setup).uniq.freeze
       end
 
       def levels(endpoint = nil)
-        (endpoint.nil? ? @cells : @by_endpoint.fetch(endpoint, [])).map(&:level).uniq
-                                                                  .sort_by { |level| [open_level?(level) ? 1 : 0, level] }
+        (@levels ||= {})[endpoint] ||= (endpoint.nil? ? @cells : @by_endpoint.fetch(endpoint, [])).map(&:level).uniq
+                                                                  .sort_by { |level| [open_level?(level) ? 1 : 0, level] }.freeze
       end
 
       # The cell at a level (the same loop's level first: c=8 is not r=8).

@@ -3,6 +3,8 @@
 require "json"
 require_relative "../clock"
 require_relative "../error"
+require_relative "schema"
+require_relative "regular_file"
 
 module Rackbench
   module Store
@@ -17,40 +19,51 @@ module Rackbench
     # truncates the file back to its size before it, so no half line stays.
     #
     # Reading: each line must be a JSON object with the kind's required keys,
-    # and each known key's value of its type (types:).
-    # Any other line (not JSON, or `[]`, `42`, `{"key":1}`) is an Error naming
-    # the file and the line number. Only a last line with no newline, the one
-    # a crash can leave half-written, is left out, with a notice.
+    # and fit the kind's schema (Store::Schema: types, nested ones too, and
+    # numbers within reach). Any other line (not JSON, or `[]`, `42`,
+    # `{"key":1}`, `"latency_ms":{"mean":"x"}`) is an Error naming the file and
+    # the line number. Only a last line with no newline, the one a crash can
+    # leave half-written, is left out, with a notice; so is, with unique:, a
+    # line that repeats an earlier one word for word (a copy, which must not
+    # count as another measurement).
     #
     # Notices (one line each) go to the block given to #read or #append.
     class JsonLines
       attr_reader :file
 
       # kind: what a line holds, named in errors ("trial"); required: keys
-      # every record has.
-      # types: {key => class} a present, non-nil value must be.
-      def initialize(file, kind:, required: [], types: {})
+      # every record has; schema: Store::Schema's for the kind.
+      def initialize(file, kind:, required: [], schema: {}, unique: false)
         @file = file
         @kind = kind
         @required = required
-        @types = types
+        @schema = schema
+        @unique = unique
       end
 
+      # Streams the file a line at a time (a run of 100,000 trials is never
+      # held twice, as text and as records).
       def read(&notice)
         return [] unless File.file?(@file)
 
-        text = File.binread(@file)
-        lines = text.split("\n", -1)
-        cut_short = lines.pop # "" when the file ends in a newline
-        records = lines.each_with_index.map { |line, i| record(line, i + 1) }
-        records + last_line(cut_short, lines.size + 1, notice)
+        records = []
+        seen = {} # line hash => [[line number, record]], for unique:
+        File.open(@file, "rb") do |f|
+          f.each_line.with_index(1) do |line, number|
+            next records.concat(last_line(line, number, notice)) unless line.end_with?("\n")
+
+            value = record(line.chomp, number)
+            records << value unless @unique && copy?(seen, line.hash, number, value, notice)
+          end
+        end
+        records
       rescue SystemCallError => e
         raise Error, "cannot read #{@file}: #{Error.reason(e)}"
       end
 
       def append(records, &notice)
         text = Array(records).map { |r| JSON.generate(r) + "\n" }.join
-        File.open(@file, File::WRONLY | File::APPEND | File::CREAT) do |f|
+        RegularFile.open(@file, File::WRONLY | File::APPEND | File::CREAT) do |f|
           size = move_fragment_aside(f, notice)
           write_or_truncate(f, text, size)
         end
@@ -60,16 +73,25 @@ module Rackbench
 
       private
 
+      # True (said in a notice) when value repeats an earlier line's record:
+      # a copied line, which must not count as another measurement.
+      def copy?(seen, hash, number, value, notice)
+        earlier = (seen[hash] ||= []).find { |_, r| r == value }
+        seen[hash] << [number, value] unless earlier
+        notice&.call("#{@file} line #{number} repeats line #{earlier[0]} word for word (a copy, not another " \
+                     "measurement) and is left out") if earlier
+        !earlier.nil?
+      end
+
       def record(line, number)
         value = JSON.parse(line.force_encoding(Encoding::UTF_8))
         unless value.is_a?(Hash) && @required.all? { |k| value.key?(k) && !value[k].nil? }
           invalid(number, "is not a #{@kind} record (#{line[0, 60]})")
         end
-        wrong = @types.find { |k, type| !value[k].nil? && !value[k].is_a?(type) }
+        wrong = Schema.problem(value, @schema)
         return value unless wrong
 
-        invalid(number, "is not a #{@kind} record: #{wrong[0]} is #{value[wrong[0]].inspect[0, 40]}, not a " \
-                        "#{wrong[1] == Numeric ? 'number' : wrong[1].name.downcase}")
+        invalid(number, "is not a #{@kind} record: #{wrong}")
       rescue JSON::ParserError, EncodingError
         invalid(number, "is not JSON (#{line[0, 60].inspect})")
       end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../error"
+require_relative "regular_file"
 
 module Rackbench
   module Store
@@ -43,7 +44,7 @@ module Rackbench
       end
 
       def acquire(command)
-        @file = File.open(@path, File::RDWR | File::CREAT, 0o644)
+        @file = RegularFile.open(@path, File::RDWR | File::CREAT, 0o644)
         unless @file.flock(File::LOCK_EX | File::LOCK_NB)
           text = @file.read
           @file.close

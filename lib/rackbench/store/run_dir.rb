@@ -8,6 +8,8 @@ require_relative "lock"
 require_relative "../process_control/registry"
 require_relative "../process_control/journal"
 require_relative "json_lines"
+require_relative "schema"
+require_relative "regular_file"
 require_relative "takes"
 
 module Rackbench
@@ -45,16 +47,10 @@ module Rackbench
         "calibration.jsonl" => ["calibration", %w[phase]]
       }.freeze
 
-      # file => {key => the type its value must have when present}: a line of
-      # the right shape with a wrong type ("setup": 42, a string rps) is an
+      # file => the Store::Schema its lines must fit: a line of the right
+      # shape with a wrong type ("setup": 42, "latency_ms": {"mean": "x"}) is an
       # Error naming file and line, not a crash in a report.
-      TYPES = {
-        "trials.jsonl" => { "setup" => String, "endpoint" => String, "key" => String, "server" => String, "loop" => String,
-                            "repetition" => Integer, "take" => Integer, "concurrency" => Integer, "requests" => Integer,
-                            "error_total" => Integer, "rps" => Numeric, "goodput_rps" => Numeric, "duration_s" => Numeric,
-                            "rate" => Numeric, "latency_ms" => Hash, "errors" => Hash, "memory" => Hash, "cpu" => Hash },
-        "setups.jsonl" => { "setup" => String, "status" => String, "repetition" => Integer }
-      }.freeze
+      SCHEMAS = { "trials.jsonl" => Schema::TRIAL, "setups.jsonl" => Schema::SETUP }.freeze
 
       attr_reader :path, :notices
       attr_accessor :on_notice
@@ -120,6 +116,7 @@ module Rackbench
       # (ProcessControl::Journal), so a writer killed by SIGKILL leaves a list
       # of what may have outlived it for the next --resume.
       def lock!(command, fresh: false)
+        regular_files!
         @lock ||= Lock.acquire(@path, command || "rackbench")
         ProcessControl::Registry.journal = ProcessControl::Journal.new(@path)
         return self unless fresh && File.exist?(File.join(@path, "meta.json"))
@@ -127,6 +124,16 @@ module Rackbench
         unlock
         raise UsageError, "#{@path} already holds a run; continue it with rackbench run --resume #{@path} " \
                           "or choose another --out"
+      end
+
+      # A writer refuses, before it measures anything, a run whose files are
+      # not regular files (a FIFO samples.jsonl would block an append for good).
+      def regular_files!
+        (FILES.keys + %w[meta.json processes.jsonl .rackbench.lock report.html]).each do |name|
+          file = File.join(@path, name)
+          type = File.exist?(file) && File.stat(file).ftype # a link is what it leads to (/dev/full in tests)
+          RegularFile.refuse!(file, type) if type && !RegularFile::ALLOWED.include?(type)
+        end
       end
 
       def unlock
@@ -146,9 +153,10 @@ module Rackbench
       def meta
         file = File.join(@path, "meta.json")
         value = JSON.parse(File.read(file))
-        return value if value.is_a?(Hash)
+        raise Error, "#{file} is not a JSON object; the run directory is damaged: run again with another --out" unless value.is_a?(Hash)
 
-        raise Error, "#{file} is not a JSON object; the run directory is damaged: run again with another --out"
+        wrong = Schema.problem(value, Schema::META) or return value
+        raise Error, "#{file} is damaged: #{wrong}; restore it, or run again with another --out"
       rescue JSON::ParserError
         raise Error, "#{file} is cut short or not JSON; the run directory is damaged: run again with another --out"
       rescue SystemCallError => e
@@ -278,7 +286,8 @@ module Rackbench
 
       def lines(name)
         kind, required = FILES.fetch(name, [name.delete_suffix(".jsonl"), []])
-        JsonLines.new(File.join(@path, name), kind: kind, required: required, types: TYPES.fetch(name, {}))
+        JsonLines.new(File.join(@path, name), kind: kind, required: required, schema: SCHEMAS.fetch(name, {}),
+                                              unique: name == "trials.jsonl")
       end
     end
   end

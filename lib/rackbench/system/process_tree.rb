@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "etc"
+
 module Rackbench
   module System
     # Reads the process tree from /proc (Linux only).
@@ -63,6 +65,11 @@ module Rackbench
       def alive?(entry, proc_root: "/proc")
         now = read_stat(entry.pid, proc_root: proc_root)
         !now.nil? && now.starttime == entry.starttime && !zombie?(entry.pid, proc_root: proc_root)
+      end
+
+      # The time since boot in the unit of Entry#starttime (clock ticks).
+      def uptime_ticks(proc_root: "/proc")
+        (File.read("#{proc_root}/uptime").to_f * Etc.sysconf(Etc::SC_CLK_TCK)).floor
       end
 
       def zombie?(pid, proc_root: "/proc")

@@ -106,13 +106,17 @@ class ConfigTest < Minitest::Test
   # Refused before anything boots: zero timeouts, more than a day, numbers
   # that are not plain decimals, and rounds past the maximum.
   def test_zero_timeouts_huge_durations_and_hex_numbers_are_refused
-    { { timeout: "0" } => /--timeout must be a number of seconds above 0 \(got "0"\): a 0 s timeout fails every request/,
-      { boot_timeout: 0 } => /--boot-timeout must be .* above 0 .* fails every boot/,
+    { { timeout: "0" } => /--timeout must be a number of seconds above 0, at least 0.001 \(got "0"\): a shorter timeout fails every request/,
+      { boot_timeout: 0 } => /--boot-timeout must be .* above 0, at least 0.1 .* fails every boot/,
       { health_timeout: "0" } => /--health-timeout .* fails every health check/,
       { duration: "1e9" } => /--duration "1e9" is over a day \(86400 s\)/,
       { duration: "0x10" } => /--duration must be a number of seconds >= 0.5 \(got "0x10"\)/,
       { cooldown: "1_0" } => /--cooldown must be a number/,
-      { repeat: "10000" } => /--repeat must be a whole number from 1 to 1000/ }.each do |settings, message|
+      { repeat: "10000" } => /--repeat must be a whole number from 1 to 1000/,
+      { timeout: "1e-9" } => /--timeout must be a number of seconds above 0, at least 0.001 \(got "1e-9"\)/,
+      { boot_timeout: "1e-9" } => /--boot-timeout must be a number of seconds above 0, at least 0.1 \(got "1e-9"\): .* every boot/,
+      { health_timeout: "1e-9" } => /--health-timeout must be a number of seconds above 0, at least 0.001 \(got "1e-9"\)/,
+      { max_rounds: "100000" } => /--max-rounds must be a whole number of 2 or more, at most 1000 \(got "100000"\)/ }.each do |settings, message|
       error = assert_raises(Rackbench::UsageError, settings.inspect) { build(settings) }
       assert_match message, error.message
     end

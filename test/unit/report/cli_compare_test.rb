@@ -73,6 +73,19 @@ class CliCompareTest < Minitest::Test
     assert_equal "", err
   end
 
+  # A wrk run against an ab run: the engines would be compared, not the
+  # change; refused in one line, also by the gate (exit 1, never a pass).
+  def test_runs_measured_by_different_engines_are_refused
+    a = run_with("a", F.repetitions([980, 1000, 1020], **CELL))
+    b = run_with("b", F.repetitions([980, 1000, 1020], **CELL).map { |t| t.merge("engine" => "ab") })
+    [[], ["--fail-if-slower", "5"]].each do |gate|
+      status, out, err = run_cli("compare", a, b, *gate)
+      assert_equal [1, ""], [status, out]
+      assert_equal "Error: RUN_A #{a} was measured with wrk and RUN_B #{b} with ab: load engines measure differently, so a " \
+                   "difference would be theirs, not the change's; measure both runs with the same --engine\n", err
+    end
+  end
+
   def test_a_gate_on_an_undecided_pair_exits_3_with_its_own_sentence
     a = run_with("a", F.repetitions([900, 1100, 1000], **CELL))
     b = run_with("b", F.repetitions([1040, 850, 970], **CELL))

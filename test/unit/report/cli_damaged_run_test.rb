@@ -3,6 +3,7 @@
 require "test_helper"
 require "json"
 require_relative "run_fixture"
+require "rackbench/store/run_dir"
 
 # Reading a damaged run directory: report, compare and run --resume name the
 # file and line (exit 1, one line), never crash (exit 70) or skip silently.
@@ -57,6 +58,96 @@ class CliDamagedRunTest < Minitest::Test
     assert_equal 0, status, err
     assert_match(/^puma x2:3/, out)
     assert_match(/\AWarning: .*trials.jsonl line \d+ was cut short \(a crash while writing it\) and is left out\n\z/, err)
+  end
+
+  def edit_json(path)
+    value = JSON.parse(File.read(path))
+    yield value
+    File.write(path, JSON.generate(value))
+  end
+
+  def edit_first_trial(dir, &edit)
+    path = File.join(dir, "trials.jsonl")
+    rows = File.readlines(path).map { |l| JSON.parse(l) }
+    edit.call(rows.first)
+    File.write(path, rows.map { |r| "#{JSON.generate(r)}\n" }.join)
+    path
+  end
+
+  # Nested wrong types and numbers beyond any measurement: one line naming
+  # file, line and field, exit 1, in report, compare and resume (exit 70 before).
+  def test_hand_edited_figures_are_one_line_naming_file_line_and_field
+    { ->(t) { t["latency_ms"]["mean"] = "x" } => 'latency_ms.mean is "x", not a number',
+      ->(t) { t["rps"] = 1e308 } => "rps is 1.0e+308, beyond any measurement",
+      ->(t) { t["machine"] = { "cpu_pct" => "x", "foreign_pct" => "y" } } => 'machine.cpu_pct is "x", not a number',
+      ->(t) { t["cpu"] = { "server_pct" => "x", "cores" => "two" } } => 'cpu.server_pct is "x", not a number' }.each do |edit, field|
+      dir = run_dir
+      path = edit_first_trial(dir, &edit)
+      resumable = fake_run
+      resumable_path = edit_first_trial(resumable, &edit)
+      [["report", dir], ["compare", dir, run_dir], ["run", "--resume", resumable]].each do |argv|
+        status, _out, err = run_cli(*argv)
+        assert_equal 1, status, "#{argv.first}, #{field}: #{err}"
+        assert_equal "Error: #{argv.first == 'run' ? resumable_path : path} line 1 is not a trial record: #{field}; " \
+                     "fix or delete that line\n", err
+      end
+    end
+  end
+
+  def test_a_meta_json_of_the_wrong_shape_is_one_line
+    dir = run_dir
+    edit_json(File.join(dir, "meta.json")) { |m| m["config"] = "x" }
+    status, _out, err = run_cli("report", dir)
+    assert_equal 1, status
+    assert_equal "Error: #{dir}/meta.json is damaged: config is \"x\", not a JSON object; restore it, or run again with " \
+                 "another --out\n", err
+  end
+
+  # A resume needs the plan, and the version that measured the stored trials.
+  def test_resume_refuses_a_run_without_its_plan_or_of_another_version
+    { ->(m) { m.delete("plan") } => /was not written by rackbench run \(meta.json has no plan\): it cannot be resumed/,
+      ->(m) { m["rackbench"] = "0.0.1" } => /was made by rackbench 0\.0\.1, not this rackbench #{Rackbench::VERSION}: resuming would mix/,
+      ->(m) { m.delete("rackbench") } => /was made by an unknown rackbench version \(meta.json names none\), not this/ }.each do |edit, message|
+      dir = fake_run
+      before = File.read(File.join(dir, "trials.jsonl"))
+      edit_json(File.join(dir, "meta.json"), &edit)
+      status, _out, err = run_cli("run", "--resume", dir)
+      assert_equal [1, 1], [status, err.lines.size], err
+      assert_match message, err
+      assert_equal before, File.read(File.join(dir, "trials.jsonl")), "nothing measured"
+    end
+  end
+
+  # A copied line is the same measurement: left out with a warning, never a
+  # second repetition.
+  def test_a_duplicated_trial_line_is_not_a_second_repetition
+    dir = run_dir
+    path = File.join(dir, "trials.jsonl")
+    first = File.readlines(path).first
+    count = File.readlines(path).size
+    File.write(path, first, mode: "a")
+    store = Rackbench::Store::RunDir.open(dir)
+    assert_equal count, store.raw_trials.size
+    status, _out, err = run_cli("report", dir)
+    assert_equal 0, status, err
+    assert_equal "Warning: #{path} line #{count + 1} repeats line 1 word for word (a copy, not another measurement) " \
+                 "and is left out\n", err
+  end
+
+  # A FIFO where a run file belongs: refused before anything is measured,
+  # never a resume blocked for good on opening it.
+  def test_resume_refuses_a_fifo_run_file_at_once
+    dir = fake_run
+    File.delete(File.join(dir, "samples.jsonl")) if File.exist?(File.join(dir, "samples.jsonl"))
+    File.mkfifo(File.join(dir, "samples.jsonl"))
+    runner = Thread.new { run_cli("run", "--resume", dir) }
+    assert runner.join(30), "run --resume blocked on a FIFO samples.jsonl (30 s deadline)"
+    status, _out, err = runner.value
+    assert_equal 1, status
+    assert_equal "Error: #{dir}/samples.jsonl is not a regular file (fifo); a run directory holds regular files only: " \
+                 "remove it (or restore the file) and run again\n", err
+  ensure
+    runner&.kill
   end
 
   def test_a_truncated_meta_is_one_line_error

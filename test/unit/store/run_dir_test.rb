@@ -116,7 +116,7 @@ class RunDirTest < Minitest::Test
     { %({"key":"k","setup":42,"endpoint":"/x","rps":1.0}) => /line 1 is not a trial record: setup is 42, not a string/,
       %({"key":"k","setup":"a","endpoint":"/x","rps":"fast"}) => /line 1 is not a trial record: rps is "fast", not a number/,
       %({"setup":"a","endpoint":"/x"}) => /line 1 is not a trial record \(\{"setup":"a","endpoint":"\/x"\}\)/,
-      %({"key":"k","setup":"a","endpoint":"/x","rps":1.0,"latency_ms":[1]}) => /latency_ms is \[1\], not a hash/ }.each do |line, message|
+      %({"key":"k","setup":"a","endpoint":"/x","rps":1.0,"latency_ms":[1]}) => /latency_ms is \[1\], not a JSON object/ }.each do |line, message|
       File.write(trials_file, "#{line}\n")
       error = assert_raises(Rackbench::Error, line) { Rackbench::Store::RunDir.open(store.path).trials }
       assert_match message, error.message

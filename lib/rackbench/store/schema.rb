@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+module Rackbench
+  module Store
+    # What the fields of a stored record must be, checked once, where a file
+    # is read (JsonLines for each line, RunDir#meta for meta.json), so a
+    # hand-edited run is one line naming the file and line, never a crash in
+    # a report or a resume.
+    #
+    # A schema maps a key to the class its value must be when present and
+    # not nil, or to a schema of its own for a nested object ("*": any other
+    # key). A number must also be finite and within LIMIT: 1e308 req/s would
+    # overflow a sum to Infinity.
+    module Schema
+      LIMIT = 1e15 # beyond any count, rate, size or time a trial measures
+
+      NUMBERS = { "*" => Numeric }.freeze
+      MACHINE = %w[cpu_pct steal_pct interrupts_pct rackbench_pct client_reaped_pct foreign_pct foreign_error_pct
+                   foreign_limit_pct window_s machine_pct ours_pct].to_h { |k| [k, Numeric] }.merge("window" => String).freeze
+
+      TRIAL = {
+        "setup" => String, "endpoint" => String, "key" => String, "server" => String, "loop" => String,
+        "repetition" => Integer, "take" => Integer, "concurrency" => Integer, "requests" => Integer, "workers" => Integer,
+        "threads" => Integer, "error_total" => Integer, "rps" => Numeric, "goodput_rps" => Numeric, "duration_s" => Numeric,
+        "rate" => Numeric, "error_rate" => Numeric, "bytes" => Numeric, "latency_ms" => NUMBERS, "errors" => NUMBERS,
+        "memory" => NUMBERS, "cpu" => NUMBERS, "machine" => MACHINE,
+        "sampler" => NUMBERS, "processes" => { "stopped_pids" => Array, "*" => Numeric }
+      }.freeze
+
+      SETUP = { "setup" => String, "status" => String, "repetition" => Integer, "port" => Integer, "boot_s" => Numeric,
+                "master_pid" => Integer, "worker_pids" => Array, "argv" => Array }.freeze
+
+      META = { "rackbench" => String, "command" => String, "argv" => Array, "cores" => Integer, "plan" => Hash,
+               "config" => Hash, "engine" => Hash, "servers" => Hash, "resumed" => Array }.freeze
+
+      KINDS = { Numeric => "number", Integer => "whole number", String => "string", Hash => "JSON object",
+                Array => "list" }.freeze
+
+      module_function
+
+      # nil when record fits schema, else what is wrong, naming the field by
+      # its path: "latency_ms.mean is \"x\", not a number".
+      def problem(record, schema, path = nil)
+        schema.each do |key, want|
+          next if key == "*"
+
+          found = field(record, key, want, path) and return found
+        end
+        return nil unless (any = schema["*"])
+
+        record.each do |key, value|
+          next if schema.key?(key) || value.nil?
+
+          found = field(record, key, any, path) and return found
+        end
+        nil
+      end
+
+      def field(record, key, want, path)
+        value = record[key]
+        return nil if value.nil?
+
+        name = path ? "#{path}.#{key}" : key
+        return (value.is_a?(Hash) ? problem(value, want, name) : wrong(name, value, Hash)) if want.is_a?(Hash)
+        return wrong(name, value, want) unless value.is_a?(want)
+        return nil unless value.is_a?(Numeric) && !(value.finite? && value.abs <= LIMIT)
+
+        "#{name} is #{value.inspect[0, 40]}, beyond any measurement"
+      end
+
+      def wrong(name, value, want)
+        "#{name} is #{value.inspect[0, 40]}, not a #{KINDS.fetch(want, want.name.downcase)}"
+      end
+    end
+  end
+end
