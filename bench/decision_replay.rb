@@ -5,6 +5,7 @@
 #
 # 1. Simulation through the product's own code: rounds of two setups whose
 #    true req/s ratio B/A is 1.00 (A/A), 1.05 (on the margin), 1.10 and 0.95,
+#    (and 2.00, how soon an obvious difference is decided),
 #    with a per-round spread of the paired log ratio of 3% and 8% (and a
 #    common drift of 10% a round that pairing removes), fed as trial records
 #    to Stats::Decisions (fixed: 5 and 10 rounds) and to Runner::AdaptiveRounds
@@ -24,7 +25,7 @@
 #    against the other, or an interval that does not meet the full run's
 #    (the two cannot both hold).
 #
-#   bundle exec ruby -Ilib bench/decision_replay.rb [RUNS]   (default 2000; about 6 minutes)
+#   bundle exec ruby -Ilib bench/decision_replay.rb [RUNS]   (default 1000; about 3 minutes)
 #
 # What is wrong, by truth (B against A):
 #   1.00  faster or slower (beyond the margin); a direction claimed (faster or
@@ -41,7 +42,7 @@ require "rackbench/stats/decisions"
 require "rackbench/stats/looks"
 require "rackbench/runner/adaptive_rounds"
 
-RUNS = Integer(ARGV[0] || 2000)
+RUNS = Integer(ARGV[0] || 1000)
 MARGIN = 0.05
 MAX_ROUNDS = 20
 DATA = File.expand_path("data/decision_rounds.json", __dir__)
@@ -125,7 +126,7 @@ started = Rackbench::Clock.now
 rng = Random.new(20_261_127)
 puts "1. Simulation (#{RUNS} runs each; margin 5%; the product's Stats::Decisions and Runner::AdaptiveRounds)"
 [0.03, 0.08].each do |spread|
-  %w[1.00 1.05 0.95 1.10].each do |truth|
+  %w[1.00 1.05 0.95 1.10 2.00].each do |truth|
     draws = Array.new(RUNS) { draw(rng, Float(truth), spread, MAX_ROUNDS) }
     cells = {}
     [5, 10].each do |n|
@@ -150,7 +151,7 @@ puts "1. Simulation (#{RUNS} runs each; margin 5%; the product's Stats::Decision
                                        results.sum { |_, n| n } / results.size.to_f, results.count { |o, _| direction?(o) }]
     end
     cells.each do |mode, (bad, higher, rounds, direction)|
-      right = truth == "1.10" ? "; decided faster #{pct(higher, RUNS)}" : ""
+      right = %w[1.10 2.00].include?(truth) ? "; decided faster #{pct(higher, RUNS)}" : ""
       right = "; a direction claimed #{pct(direction, RUNS)}" if truth == "1.00"
       mean = rounds ? format("; mean %.1f rounds", rounds) : ""
       puts format("  true %s, spread %d%%, %-24s %s wrong%s%s", truth, (spread * 100).round, "#{mode}:", pct(bad, RUNS), right, mean)
