@@ -104,8 +104,9 @@ module Rackbench
     # started can outlive it unseen (ProcessControl::Orphans).
     def dispatch(command, argv, out, err, env)
       klass = command_class(command)
-      ProcessControl::Orphans.adopt! if RUNS.include?(command)
-      klass.new(out: out, err: err, env: env).call(argv)
+      return klass.new(out: out, err: err, env: env).call(argv) unless RUNS.include?(command)
+
+      ProcessControl::Orphans.adopting { klass.new(out: out, err: err, env: env).call(argv) }
     end
 
     def command_class(command)

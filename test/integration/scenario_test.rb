@@ -38,7 +38,7 @@ class ScenarioIntegrationTest < Minitest::Test
 
   def test_bad_scenarios
     { ["--scenario", "a:3"] => %(Error: --scenario "a:3": "a:3" must be PATH or PATH:WEIGHT with PATH starting with /\n),
-      ["--scenario", "/a:0"] => %(Error: --scenario "/a:0": the weight of /a must be above 0\n),
+      ["--scenario", "/a:0"] => %(Error: --scenario "/a:0": the weight of /a must be above 0 (got 0)\n),
       ["--scenario", "/a", "-e", "/b"] => "Error: give --endpoint or --scenario, not both\n" }.each do |args, line|
       status, _out, err = run_cli("run", "-s", "thin", *args)
       assert_equal [2, line], [status, err], "each bad scenario names its own fault"

@@ -19,18 +19,42 @@ module Rackbench
     # (TERM, then KILL) and its zombie reaped.
     module Orphans
       PR_SET_CHILD_SUBREAPER = 36
+      PR_GET_CHILD_SUBREAPER = 37
 
       module_function
 
-      # Makes this process a child subreaper, once; false where the kernel
-      # or libc offers no prctl (then only the environment marks find orphans).
+      # Makes this process a child subreaper; false where the kernel or libc
+      # offers no prctl (then only the environment marks find orphans).
       def adopt!
-        return @adopting unless @adopting.nil?
+        prctl&.call(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)&.zero? || false
+      end
 
-        prctl = Fiddle::Function.new(Fiddle::Handle::DEFAULT["prctl"], [Fiddle::TYPE_INT] + [Fiddle::TYPE_LONG] * 4, Fiddle::TYPE_INT)
-        @adopting = prctl.call(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0).zero?
+      # A subreaper for the block's length only, as it was before after it:
+      # a command called in-process (a test, a script) must not leave its
+      # caller adopting every orphan of the machine's later processes.
+      def adopting
+        before = subreaper?
+        adopt! unless before
+        yield
+      ensure
+        prctl&.call(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) if before == false
+      end
+
+      # Whether this process is a child subreaper now (nil: no prctl).
+      def subreaper?
+        f = prctl or return nil
+        flag = Fiddle::Pointer.malloc(Fiddle::SIZEOF_INT)
+        return nil unless f.call(PR_GET_CHILD_SUBREAPER, flag.to_i, 0, 0, 0).zero?
+
+        flag[0, Fiddle::SIZEOF_INT].unpack1("i") != 0
+      end
+
+      def prctl
+        return @prctl if defined?(@prctl)
+
+        @prctl = Fiddle::Function.new(Fiddle::Handle::DEFAULT["prctl"], [Fiddle::TYPE_INT] + [Fiddle::TYPE_LONG] * 4, Fiddle::TYPE_INT)
       rescue Fiddle::DLError
-        @adopting = false
+        @prctl = nil
       end
 
       # Live processes re-parented to rackbench (and their descendants) that

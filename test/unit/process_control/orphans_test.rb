@@ -38,4 +38,24 @@ class OrphansTest < Minitest::Test
     assert_equal 0, result["later"], "since: only what started after it"
     assert_equal 0, result["left"], "stopped and reaped: no longer listed, not even as a zombie"
   end
+
+  # A command adopts orphans for its own length only: called in-process (the
+  # suite calls rackbench run many times), it leaves its caller as it was.
+  # Left a subreaper, the suite's own process had adopted a later test's
+  # "foreign" busy loop, so the noise checks found nothing foreign.
+  SCOPED = <<~'RUBY'
+    require "json"
+    require "rackbench/process_control/orphans"
+    O = Rackbench::ProcessControl::Orphans
+    states = [O.subreaper?]
+    O.adopting { states << O.subreaper? }
+    states << O.subreaper?
+    puts JSON.generate(states)
+  RUBY
+
+  def test_a_command_is_a_subreaper_only_while_it_runs
+    out, err, status = Open3.capture3(RbConfig.ruby, "-I", LIB, "-e", SCOPED)
+    assert status.success?, err
+    assert_equal [false, true, false], JSON.parse(out)
+  end
 end

@@ -4,7 +4,7 @@ require "test_helper"
 require_relative "run_fixture"
 
 # rackbench compare on stored runs of known figures: decisions unpaired
-# (Welch's t on the logs) with a margin and Holm, the gate's three exits,
+# (Welch's t on the logs) with a margin and two families, the gate's three exits,
 # and the CPU-speed calibration notes.
 class CliCompareTest < Minitest::Test
   F = Rackbench::RunFixture

@@ -72,7 +72,7 @@ class SuiteFindingsTest < Minitest::Test
     assert_match(/Agrees with the post on 1 of 2 endpoints/, lines.last)
   end
 
-  # A pair of cells asked both ways round is one decision of the family Holm
+  # A pair of cells asked both ways round is one decision of the family
   # holds, read from either side.
   def test_a_pair_asked_both_ways_round_is_one_decision
     view = Rackbench::Suites::Findings::View.new(pavese_trials(fib: { "unicorn x2" => [31.0, 32.0, 30.5], "puma x2:5" => [30.0, 31.5, 29.8] },
