@@ -27,16 +27,8 @@ $stdout.sync = true
 RUNS = Integer(ARGV[0] || 10)
 ROUNDS = Integer(ARGV[1] || 12)
 
-APP = <<~RUBY
-  # frozen_string_literal: true
-
-  WORK = 20_000
-  def work(n) = (1..n).reduce(0) { |a, i| a ^ (i * 31) }
-  run lambda { |env|
-    body = env["PATH_INFO"] == "/work" ? work(WORK).to_s : "ok"
-    [200, { "content-type" => "text/plain" }, [body]]
-  }
-RUBY
+# The app of test/integration/ref_gate_test.rb: /work spends WORK iterations of CPU.
+APP = File.read(File.expand_path("../test/fixtures/apps/cpu_work/config.ru", __dir__))
 
 def git(dir, *args)
   out, status = Open3.capture2e("git", "-c", "user.email=bench@rackbench", "-c", "user.name=bench", *args, chdir: dir)

@@ -92,7 +92,14 @@ class Field2026PhysicsTest < Minitest::Test
   def test_every_server_on_fibonacci_is_cpu_bound
     records = run_setups(["itsi x2:5", "iodine x2:5", "agoo x2:5", "puma x2:5 fibers"], "/fibonacci/25", 8)
     records.each_value do |r|
-      v = verdict_of(r, "cpu", "unbalanced")
+      # A server whose request threads waited for a CPU longer than they ran
+      # (the probe's run-queue delay, runq_ms) was starved by what the guest
+      # cannot see (a host's steal, its other guests): it did not saturate
+      # the cores it was given, and "below capacity" is then what happened
+      # (seen once in CI for agoo x2:5: 150% of 200%, 4.6 ms a request waiting
+      # for a CPU against 4.3 ms of CPU).
+      starved = r.dig("split", "runq_ms").to_f > r.dig("split", "cpu_ms").to_f && r.dig("split", "cpu_ms").to_f.positive?
+      v = starved ? verdict_of(r, "cpu", "unbalanced", "under") : verdict_of(r, "cpu", "unbalanced")
       assert_kind_fits(r, v)
       assert_operator r.dig("balance", "busiest_cpu_pct"), :>=, 70.0, "#{r['setup']}: #{v.text}" if v.kind == "unbalanced"
     end

@@ -10,16 +10,9 @@ require "open3"
 # gate (exit 1), each commit ran from its own worktree in the run
 # directory, and the user's repository is left as it was.
 class RefGateIntegrationTest < Minitest::Test
-  APP = <<~RUBY
-    # frozen_string_literal: true
-
-    WORK = 20_000
-    def work(n) = (1..n).reduce(0) { |a, i| a ^ (i * 31) }
-    run lambda { |env|
-      body = env["PATH_INFO"] == "/work" ? work(WORK).to_s : "ok"
-      [200, { "content-type" => "text/plain" }, [body]]
-    }
-  RUBY
+  # /work spends a fixed amount of CPU per request in the request's thread
+  # (WORK iterations); bench/ref_gate.rb commits the same app.
+  APP = File.read(File.expand_path("../fixtures/apps/cpu_work/config.ru", __dir__))
 
   def git(*args)
     out, status = Open3.capture2e("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, chdir: @repo)

@@ -92,7 +92,7 @@ class TuneTieIntegrationTest < Minitest::Test
     end
 
     # The closing sentence: every metric, its direction and its interval, and why.
-    assert_match(%r{; runner-up puma x2:5 against puma x1:10 \(\d+ paired rounds at 100 req/s\): req/s equivalent within \+-5% \(95% CI [-+]\d[^)]*% to [-+]\d[^)]*%\); p99 .*\(95% CI .*\); PSS larger by \d+% \(95% CI \d+-\d+%\): puma x1:10 wins: (equivalent on req/s and p99|req/s equivalent, p99 undecided), so the smaller footprint},
+    assert_match(%r{; runner-up puma x2:5 against puma x1:10 \(\d+ paired rounds at 100 req/s\): req/s equivalent within \+-5% \(95% CI [-+]\d[^)]*% to [-+]\d[^)]*%\); p99 .*\(95% CI[ ;].*\); PSS larger by \d+% \(95% CI \d+-\d+%\): puma x1:10 wins: (equivalent on req/s and p99|req/s equivalent, p99 undecided), so the smaller footprint},
                  rec["reason"])
     refute_match(/significant|within noise/, rec["reason"])
 
