@@ -129,21 +129,9 @@ module Rackbench
         false
       end
 
+      # Descendants that left the group: TERM, 3 s, then KILL (Journal.stop).
       def kill_survivors(entries)
-        entries.each do |e|
-          next unless System::ProcessTree.alive?(e)
-
-          Process.kill("TERM", e.pid)
-        rescue Errno::ESRCH, Errno::EPERM
-          nil
-        end
-        deadline = Clock.now + 3
-        sleep 0.05 while entries.any? { |e| System::ProcessTree.alive?(e) } && Clock.now < deadline
-        entries.each do |e|
-          Process.kill("KILL", e.pid) if System::ProcessTree.alive?(e)
-        rescue Errno::ESRCH, Errno::EPERM
-          nil
-        end
+        Journal.stop(entries.select { |e| System::ProcessTree.alive?(e) }, timeout: 3)
       end
     end
   end

@@ -78,17 +78,9 @@ module Rackbench
         return [] if entries.empty?
 
         named = entries.map { |e| "#{e.pid} #{System::ProcessTree.cmdline(e.pid)[0, 60].strip}" }
-        timeout.positive? ? Journal.stop(entries, timeout: timeout) : kill(entries)
+        timeout.positive? ? Journal.stop(entries, timeout: timeout) : Journal.kill(entries)
         entries.each { |e| reap(e.pid) }
         named
-      end
-
-      def kill(entries)
-        entries.each do |e|
-          Process.kill("KILL", e.pid) if System::ProcessTree.alive?(e)
-        rescue Errno::ESRCH, Errno::EPERM
-          nil
-        end
       end
 
       def reap(pid)
