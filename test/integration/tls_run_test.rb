@@ -14,6 +14,16 @@ class TlsRunTest < Minitest::Test
     File.expand_path("localhost.rb", ENV.fetch("XDG_STATE_HOME", "~/.local/state"))
   end
 
+  # Puma 8 ends a keep-alive connection after 999 requests (`max_keep_alive`,
+  # answering "Connection: close"); over TLS wrk reads about one such close in
+  # twenty as a read error (measured here: 1 read error in 2 of 6 one-second
+  # runs of puma x2:2 at about 20,000 requests; 0 over plain HTTP in 6). So a
+  # Puma trial may have at most one read error per connection Puma closed;
+  # every other server, and every other kind of error, must be 0.
+  def keepalive_closes(trial)
+    trial["setup"].start_with?("puma") ? trial["requests"] / 999 : 0
+  end
+
   def test_every_tls_server_and_nginx_in_front_serve_https_with_the_run_certificate
     require_tool!("wrk")
     require_tool!("nginx", system("nginx -v", err: File::NULL))
@@ -26,7 +36,8 @@ class TlsRunTest < Minitest::Test
     assert_equal SETUPS.sort, trials.map { |t| t["setup"] }.sort
     trials.each do |t|
       assert_match(/\ATLSv1\.[23]\z/, t.dig("tls", "version"), t["setup"])
-      assert_equal ["run", "http/1.1", 0], [t.dig("tls", "certificate"), t["protocol"], t["error_total"]], t["setup"]
+      assert_equal ["run", "http/1.1"], [t.dig("tls", "certificate"), t["protocol"]], t["setup"]
+      assert_equal 0, t["error_total"] - t.dig("errors", "read").clamp(0, keepalive_closes(t)), "#{t['setup']}: #{t['errors']}"
       assert_match(%r{"https://127\.0\.0\.1:\d+/hello"}, t["command"].to_s, "#{t['setup']}: wrk loaded https://")
       assert_operator t["requests"], :>, 20, t["setup"]
     end
