@@ -78,7 +78,7 @@ module Rackbench
             (opts[:pairs] ||= {})[b] = a
           end
           o.on("--margin PERCENT", "equivalence margin of the decisions (default: RUN_A's, else 5)") do |v|
-            opts[:margin] = Config.margin(Units.percent(v, flag: "--margin") / 100.0)
+            opts[:margin] = Units.margin_percent(v)
           end
           o.on("--fail-if-slower PERCENT", "exit 1 when some cell's req/s is decided slower in RUN_B by more than PERCENT",
                "(its own margin; 0: the --margin); exit 3 when that cannot be decided: a cell's",

@@ -141,10 +141,10 @@ module Rackbench
 
       # capacity only
       declare :sustain, "--sustain SECONDS", "re-run the open-loop knee this long to confirm it holds (e.g. 60)",
-              parse: ->(v) { Config.number(:sustain, v, min: 1) }
+              parse: ->(v) { Units.number(v, flag: "--sustain", min: 1) }
       declare :loop, "--loop KIND", "closed, open or both", default: "both", parse: ->(v) { Options.loops(v) }
       declare :max_levels, "--max-levels N", "measured levels per search at most",
-              default: "10", parse: ->(v) { Config.count(:max_levels, v, max: 50) }
+              default: "10", parse: ->(v) { Units.count(v, flag: "--max-levels", max: 50) }
 
       # tune only
       declare :memory_budget, "--memory-budget SIZE", "memory the app may use (PSS): #{Units::MEMORY_FORMS}",
@@ -154,7 +154,7 @@ module Rackbench
       declare :time_budget, "--time-budget TIME", "stop searching after this long: 10m, 90s, 1h",
               default: "10m", parse: ->(v) { Units.seconds(v, min: 10) }
       declare :max_workers, "--max-workers N", "at most N workers", rule: "what fits the budget, at most 2 x cores",
-              parse: ->(v) { Config.count(:max_workers, v, max: Setup::MAX_WORKERS) }
+              parse: ->(v) { Units.count(v, flag: "--max-workers", max: Setup::MAX_WORKERS) }
       declare :predict, "--no-predict", "round 1 in its plain order, not nearest the probe split's prediction first " \
                                         "(the prediction is still printed)", parse: ->(_) { false }
       declare :puma_threads, "--puma-threads LIST", "Puma thread counts to try",

@@ -42,7 +42,7 @@ module Rackbench
           o.on("--why", "with the table: after the grid of verdict labels, each cell's full reasons",
                "  (the numbers behind each label; html and md always carry them)") { opts[:why] = true }
           o.on("--margin PERCENT", "equivalence margin of the decisions between setups (default: the run's, 5)") do |v|
-            opts[:margin] = Config.margin(Units.percent(v, flag: "--margin") / 100.0)
+            opts[:margin] = Units.margin_percent(v)
           end
           o.separator ""
           o.separator "Every figure is the median of a cell's repetitions; html and json add a 95% t-interval."
