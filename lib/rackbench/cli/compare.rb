@@ -4,8 +4,7 @@ require_relative "command"
 require_relative "../store/run_dir"
 require_relative "../stats/compare"
 require_relative "../report/comparison"
-require_relative "../plan/config"
-require_relative "../units"
+require_relative "options"
 require_relative "compare_pairs"
 require_relative "compare_gate"
 require_relative "output_failed"
@@ -77,9 +76,7 @@ module Rackbench
 
             (opts[:pairs] ||= {})[b] = a
           end
-          o.on("--margin PERCENT", "equivalence margin of the decisions (default: RUN_A's, else 5)") do |v|
-            opts[:margin] = Units.margin_percent(v)
-          end
+          Options.define(o, opts, %i[margin], rules: { margin: "RUN_A's, else #{Options::MARGIN_DEFAULT}" })
           o.on("--fail-if-slower PERCENT", "exit 1 when some cell's req/s is decided slower in RUN_B by more than PERCENT",
                "(its own margin; 0: the --margin); exit 3 when that cannot be decided: a cell's",
                "interval reaches past -PERCENT, or a cell has fewer than 2 repetitions") do |v|

@@ -9,6 +9,8 @@ require_relative "../store/target"
 require_relative "../workload/app"
 require_relative "../search/tune/candidates"
 require_relative "../server/puma"
+require_relative "../stats/decision"
+require_relative "../report/formats"
 
 module Rackbench
   module CLI
@@ -20,6 +22,8 @@ module Rackbench
     #
     #   key      where the value goes in the command's options hash (a
     #            Config::DEFAULTS key for what Config validates)
+    #   help     a line, or lines (the first takes the default), or a Proc
+    #            giving them when the help is made (the formats registered then)
     #   default  :config: Config::DEFAULTS[key] (Config applies it; help shows
     #            it); a String: the default as a user would type it, parsed
     #            like a typed value; nil: none
@@ -79,9 +83,13 @@ module Rackbench
       declare :max_rounds, "--max-rounds N", "with --decide: rounds at most (the looks share the rate up to it)", default: :config
       declare :decide_time, "--time-budget TIME", "with --decide: add no round after this long (from the run's start): " \
                                                   "15m, 900s", rule: "15m", parse: ->(v) { Units.seconds(v, min: 1) }
+      # The margin's default is Stats::Decision's, shown as a percentage; run,
+      # report and compare take this one declaration (their own rule for
+      # where a stored run's margin comes first).
+      MARGIN_DEFAULT = format("%g", Stats::Decision::DEFAULT_MARGIN * 100)
       declare :margin, "--margin PERCENT", "equivalence margin of the decisions between setups: within it is " \
                                            "\"equivalent\", beyond it \"faster\"/\"slower\"",
-              rule: "5", parse: ->(v) { Units.percent(v, flag: "--margin") / 100.0 }
+              rule: MARGIN_DEFAULT, parse: ->(v) { Units.margin_percent(v) }
       declare :engine, "--engine NAME", "load generator: #{Load.help}",
               default: :config
       declare :threads, "--threads N", "load-generator threads",
@@ -160,6 +168,18 @@ module Rackbench
       declare :puma_threads, "--puma-threads LIST", "Puma thread counts to try",
               default: Server::Puma.thread_ladder.join(","), parse: ->(v) { Units.counts(v, flag: "--puma-threads", max: Setup::MAX_THREADS) }
 
+      # report: rendering a stored run (--margin above; the formats and the
+      # options each reads: Report::Formats)
+      declare :format, "-f", "--format FORMAT", -> { Report::Formats.load_all.values.map { |f| "#{f.name} (#{f.help})" }.join(", ") },
+              default: "table"
+      declare :pivot, "--pivot BY", ["with --format csv: the seed study's pivots instead of one row per trial:",
+                                     "  endpoint     per endpoint and metric, setups x concurrency",
+                                     "  concurrency  per concurrency and metric, endpoints x setups",
+                                     "  (without --pivot, csv is tidy: one row per trial, one column per variable)"]
+      declare :output, "-o", "--output FILE", "write to FILE instead of standard output"
+      declare :why, "--why", ["with the table: after the grid of verdict labels, each cell's full reasons",
+                              "  (the numbers behind each label; html and md always carry them)"], parse: ->(_) { true }
+
       module_function
 
       # Adds the options named by keys to parser o, storing into values.
@@ -169,8 +189,8 @@ module Rackbench
       def define(o, values, keys, defaults: {}, rules: {}, required: [])
         keys.each do |key|
           option = DECLARED.fetch(key)
-          help = "#{option.help}#{suffix(option, defaults, rules, required)}"
-          o.on(*option.flags, *type(option), help) do |v|
+          first, *more = Array(option.help.respond_to?(:call) ? option.help.call : option.help)
+          o.on(*option.flags, *type(option), "#{first}#{suffix(option, defaults, rules, required)}", *more) do |v|
             value = option.parse.call(v)
             option.many ? (values[key] ||= []) << value : values[key] = value
           end
