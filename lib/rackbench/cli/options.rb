@@ -8,7 +8,6 @@ require_relative "../units"
 require_relative "../store/target"
 require_relative "../workload/app"
 require_relative "../search/tune/candidates"
-require_relative "../server/puma"
 require_relative "../stats/decision"
 require_relative "../report/formats"
 
@@ -165,8 +164,15 @@ module Rackbench
               parse: ->(v) { Units.count(v, flag: "--max-workers", max: Setup::MAX_WORKERS) }
       declare :predict, "--no-predict", "round 1 in its plain order, not nearest the probe split's prediction first " \
                                         "(the prediction is still printed)", parse: ->(_) { false }
-      declare :puma_threads, "--puma-threads LIST", "Puma thread counts to try",
-              default: Server::Puma.thread_ladder.join(","), parse: ->(v) { Units.counts(v, flag: "--puma-threads", max: Setup::MAX_THREADS) }
+      # The servers' own tune options (Server::Base.ladder_option): the thread
+      # counts to try for that server instead of its thread_ladder, the
+      # option keyed KEY_threads. LADDERS: {server key => option key}.
+      LADDERS = Server::ADAPTERS.select { |_, klass| klass.ladder_option }.to_h do |server, klass|
+        flag, help = klass.ladder_option
+        declare :"#{server}_threads", flag, help, default: klass.thread_ladder.join(","),
+                                                  parse: ->(v) { Units.counts(v, flag: flag.split.first, max: Setup::MAX_THREADS) }
+        [server, :"#{server}_threads"]
+      end.freeze
 
       # report: rendering a stored run (--margin above; the formats and the
       # options each reads: Report::Formats)
