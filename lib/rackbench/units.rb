@@ -129,6 +129,18 @@ module Rackbench
       margin(percent(text, flag: "--margin") / 100.0)
     end
 
+    # compare --fail-if-slower 5 -> 5.0: a percentage from 0 up to, not
+    # including, 100 (0: the --margin).
+    def gate_percent(text)
+      value = Float(text.to_s.delete_suffix("%"))
+      raise ArgumentError if value.negative? || value >= 100 || !value.finite?
+
+      value
+    rescue ArgumentError
+      raise UsageError, "--fail-if-slower takes a percentage from 0 up to (not including) 100, like 5 or 2.5 " \
+                        "(0: the --margin); got #{text.inspect}"
+    end
+
     # --expect-status 301 or 301,302: statuses wrk counts as answers (it
     # counts 400 and above as errors, so those cannot be expected).
     def statuses(value)

@@ -186,7 +186,24 @@ module Rackbench
       declare :why, "--why", ["with the table: after the grid of verdict labels, each cell's full reasons",
                               "  (the numbers behind each label; html and md always carry them)"], parse: ->(_) { true }
 
+      # compare: two stored runs (--margin above)
+      declare :pairs, "--pair A=B", ["compare RUN_B's setup B with RUN_A's setup A, e.g. --pair \"puma x2:5=puma x2:5 on yjit\"",
+                                     "(repeatable; automatic when each run has one setup; rows show \"A → B\")"],
+              many: true, parse: ->(v) { Options.pair(v) }
+      declare :gate, "--fail-if-slower PERCENT", ["exit 1 when some cell's req/s is decided slower in RUN_B by more than PERCENT",
+                                                  "(its own margin; 0: the --margin); exit 3 when that cannot be decided: a cell's",
+                                                  "interval reaches past -PERCENT, or a cell has fewer than 2 repetitions"],
+              parse: ->(v) { Units.gate_percent(v) }
+
       module_function
+
+      # --pair "A=B" -> [A, B], each label's spaces as a label has them.
+      def pair(text)
+        a, b = text.split("=", 2).map { |label| label.to_s.strip.squeeze(" ") }
+        return [a, b] unless b.to_s.empty? || a.to_s.empty?
+
+        raise UsageError, "--pair #{text.inspect}: write \"SETUP IN RUN_A=SETUP IN RUN_B\""
+      end
 
       # Adds the options named by keys to parser o, storing into values.
       # defaults: {key => text}, the command's own defaults (parsed, applied
