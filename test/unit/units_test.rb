@@ -56,4 +56,37 @@ class UnitsTest < Minitest::Test
     e = assert_raises(Rackbench::UsageError) { Units.percent("101") }
     assert_equal '--max-errors "101": write a percentage such as 0.1', e.message
   end
+
+  # The parsers Config::Values and the flags' declarations share.
+  def test_numbers_and_whole_numbers
+    assert_equal 0.5, Units.number("0.5", flag: "--duration", min: 0.5)
+    e = assert_raises(Rackbench::UsageError) { Units.number("0x10", flag: "--duration", min: 0.5) }
+    assert_equal '--duration must be a number of seconds >= 0.5 (got "0x10")', e.message
+    e = assert_raises(Rackbench::UsageError) { Units.number("1e9", flag: "-d") }
+    assert_match(/\A-d "1e9" is over a day \(86400 s\)/, e.message)
+    assert_equal 1e9, Units.number("1e9", flag: "--rate", capped: false)
+    e = assert_raises(Rackbench::UsageError) { Units.number(0, flag: "--boot-timeout", above: 0.1, fails: "boot") }
+    assert_equal "--boot-timeout must be a number of seconds above 0, at least 0.1 (got 0): a shorter timeout fails every boot", e.message
+    e = assert_raises(Rackbench::UsageError) { Units.number("x", flag: "--warmup", word: "steady") }
+    assert_equal '--warmup must be a number of seconds >= 0 or "steady" (got "x")', e.message
+    assert_equal 3, Units.count("3", flag: "--repeat")
+    e = assert_raises(Rackbench::UsageError) { Units.count(3.0, flag: "--port", max: 65_535) }
+    assert_equal "--port must be a whole number from 1 to 65535 (got 3.0)", e.message
+    assert_nil Units.whole("3.0")
+    assert_equal 7, Units.whole("7")
+  end
+
+  def test_margin_words_paths_and_urls
+    assert_equal 0.05, Units.margin_percent("5%")
+    e = assert_raises(Rackbench::UsageError) { Units.margin_percent("0") }
+    assert_equal "--margin must be a percentage above 0 and below 100, e.g. 5 for +-5% (got 0%)", e.message
+    assert_equal "off", Units.choice("OFF", %w[on off], flag: "--aslr")
+    assert_equal [301, 302], Units.statuses("301,302")
+    assert_equal "/a%20b", Units.endpoint(" /a%20b ")
+    assert_match(/write it percent-encoded \(%20\), e\.g\. --endpoint \/a%20b/,
+                 assert_raises(Rackbench::UsageError) { Units.endpoint("/a b") }.message)
+    assert_equal ["http://127.0.0.1:80", "/x?y=1"], Units.url("http://127.0.0.1/x?y=1")
+    assert_match(/--url "http:\/\/u:\*+@h#f" must be an http:\/\/ URL/,
+                 assert_raises(Rackbench::UsageError) { Units.url("http://u:secret@h#f") }.message)
+  end
 end

@@ -39,12 +39,13 @@ module Rackbench
 
       # Parses argv in place with the declared options named by keys
       # (CLI::Options.define: defaults, rules, required); the values, or nil
-      # when --help was shown.
-      def parse_declared(argv, banner, keys, **how)
+      # when --help was shown. footer: lines the help ends with.
+      def parse_declared(argv, banner, keys, footer: [], **how)
         values = {}
         parser = OptionParser.new do |o|
           o.banner = banner
           Options.define(o, values, keys, **how)
+          footer.each { |line| o.separator(line) }
         end
         parse!(parser, argv) && values
       end

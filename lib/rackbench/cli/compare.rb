@@ -4,8 +4,7 @@ require_relative "command"
 require_relative "../store/run_dir"
 require_relative "../stats/compare"
 require_relative "../report/comparison"
-require_relative "../plan/config"
-require_relative "../units"
+require_relative "options"
 require_relative "compare_pairs"
 require_relative "compare_gate"
 require_relative "output_failed"
@@ -37,7 +36,7 @@ module Rackbench
         compare = Stats::Compare.new(a.trials, b.trials, pairs: pairs.to_h, margin: margin)
         # The gate is decided before anything is printed, so a reader that
         # stops early (| head -1) cannot turn a failed gate into a pass.
-        status, line = compare.rows.empty? ? [1, nil] : gate(compare, opts[:fail_if_slower], a, b)
+        status, line = compare.rows.empty? ? [1, nil] : gate(compare, opts[:gate], a, b)
         OutputFailed.guard(status) do
           pairs.to_h.each { |sb, sa| @out.puts "Pairing RUN_B's setup #{sb.inspect} with RUN_A's #{sa.inspect}." }
           print_notices(a, b)
@@ -54,44 +53,38 @@ module Rackbench
 
       private
 
-      def options(argv)
-        opts = {}
-        parser = OptionParser.new do |o|
-          o.banner = "Usage: rackbench compare RUN_A RUN_B [options]\n\n" \
-                     "Compares two stored runs cell by cell (endpoint x setup x concurrency): for req/s, p99 and PSS,\n" \
-                     "the ratio B/A with its 95% interval. Two runs made at different times cannot be paired, so\n" \
-                     "the repetitions are compared unpaired (Welch's t on the log values). Each is decided:\n" \
-                     "faster/slower by X% (the interval lies beyond the margin), equivalent within +-margin (it\n" \
-                     "lies inside), or undecided (with about how many more repetitions would decide it). Two\n" \
-                     "families, each held to 5% over every decision in it (Bonferroni): req/s, and p99 with PSS;\n" \
-                     "each interval shown is its family's 95% one. A cell needs 2 or more repetitions in each run\n" \
-                     "(run -r 3). A Note says when the runs' CPU-speed calibrations differ, or one drifted, by\n" \
-                     "more than the margin. Runs with no cell in common exit 1, naming each run's setups; where\n" \
-                     "labels differ only in the runtime (\"puma x2:5\" and \"puma x2:5 on yjit\") the message gives\n" \
-                     "the --pair to add. Runs measured with different load engines (wrk, ab ...) are refused (exit 1).\n\n"
-          o.on("--pair A=B", "compare RUN_B's setup B with RUN_A's setup A, e.g. --pair \"puma x2:5=puma x2:5 on yjit\"",
-               "(repeatable; automatic when each run has one setup; rows show \"A → B\")") do |v|
-            a, b = v.split("=", 2).map { |label| label.to_s.strip.squeeze(" ") }
-            raise UsageError, "--pair #{v.inspect}: write \"SETUP IN RUN_A=SETUP IN RUN_B\"" if b.to_s.empty? || a.to_s.empty?
-            raise UsageError, "--pair: RUN_B's setup #{b.inspect} is paired twice; give one --pair for it" if opts[:pairs]&.key?(b)
+      # Declared once in CLI::Options, with their defaults; the margin's is RUN_A's first.
+      OPTIONS = %i[pairs margin gate].freeze
+      BANNER = "Usage: rackbench compare RUN_A RUN_B [options]\n\n" \
+               "Compares two stored runs cell by cell (endpoint x setup x concurrency): for req/s, p99 and PSS,\n" \
+               "the ratio B/A with its 95% interval. Two runs made at different times cannot be paired, so\n" \
+               "the repetitions are compared unpaired (Welch's t on the log values). Each is decided:\n" \
+               "faster/slower by X% (the interval lies beyond the margin), equivalent within +-margin (it\n" \
+               "lies inside), or undecided (with about how many more repetitions would decide it). Two\n" \
+               "families, each held to 5% over every decision in it (Bonferroni): req/s, and p99 with PSS;\n" \
+               "each interval shown is its family's 95% one. A cell needs 2 or more repetitions in each run\n" \
+               "(run -r 3). A Note says when the runs' CPU-speed calibrations differ, or one drifted, by\n" \
+               "more than the margin. Runs with no cell in common exit 1, naming each run's setups; where\n" \
+               "labels differ only in the runtime (\"puma x2:5\" and \"puma x2:5 on yjit\") the message gives\n" \
+               "the --pair to add. Runs measured with different load engines (wrk, ab ...) are refused (exit 1).\n\n"
+      FOOTER = ["",
+                "Exit status: 0 compared (and the gate passed); 1 a decided slowdown beyond --fail-if-slower, cells",
+                "of RUN_A missing in RUN_B (with the gate), or no cell in common; 2 bad input; 3 the gate could not",
+                "decide (undecided cells that could be slower, or cells with fewer than 2 repetitions): add",
+                "repetitions, or gate on a larger slowdown."].freeze
 
-            (opts[:pairs] ||= {})[b] = a
-          end
-          o.on("--margin PERCENT", "equivalence margin of the decisions (default: RUN_A's, else 5)") do |v|
-            opts[:margin] = Config.margin(Units.percent(v, flag: "--margin") / 100.0)
-          end
-          o.on("--fail-if-slower PERCENT", "exit 1 when some cell's req/s is decided slower in RUN_B by more than PERCENT",
-               "(its own margin; 0: the --margin); exit 3 when that cannot be decided: a cell's",
-               "interval reaches past -PERCENT, or a cell has fewer than 2 repetitions") do |v|
-            opts[:fail_if_slower] = percent(v)
-          end
-          o.separator ""
-          o.separator "Exit status: 0 compared (and the gate passed); 1 a decided slowdown beyond --fail-if-slower, cells"
-          o.separator "of RUN_A missing in RUN_B (with the gate), or no cell in common; 2 bad input; 3 the gate could not"
-          o.separator "decide (undecided cells that could be slower, or cells with fewer than 2 repetitions): add"
-          o.separator "repetitions, or gate on a larger slowdown."
+      def options(argv)
+        opts = parse_declared(argv, BANNER, OPTIONS, footer: FOOTER, rules: { margin: "RUN_A's, else #{Options::MARGIN_DEFAULT}" })
+        opts && opts.merge(pairs: pairs(opts[:pairs]))
+      end
+
+      # --pair A=B ... -> {B => A}, nil when none is given.
+      def pairs(given)
+        given&.each_with_object({}) do |(a, b), pairs|
+          raise UsageError, "--pair: RUN_B's setup #{b.inspect} is paired twice; give one --pair for it" if pairs.key?(b)
+
+          pairs[b] = a
         end
-        parse!(parser, argv) && opts
       end
 
       # The margin (a share) and where it came from.
@@ -100,16 +93,6 @@ module Rackbench
 
         stored = store_a.meta.dig("config", "margin")
         stored.is_a?(Numeric) && stored.positive? && stored < 1 ? [stored.to_f, "RUN_A's"] : [Stats::Decision::DEFAULT_MARGIN, "the default"]
-      end
-
-      def percent(text)
-        value = Float(text.to_s.delete_suffix("%"))
-        raise ArgumentError if value.negative? || value >= 100 || !value.finite?
-
-        value
-      rescue ArgumentError
-        raise UsageError, "--fail-if-slower takes a percentage from 0 up to (not including) 100, like 5 or 2.5 " \
-                          "(0: the --margin); got #{text.inspect}"
       end
 
       # Two load engines measure differently (ab speaks HTTP/1.0 without

@@ -8,7 +8,8 @@ require_relative "../units"
 require_relative "../store/target"
 require_relative "../workload/app"
 require_relative "../search/tune/candidates"
-require_relative "../server/puma"
+require_relative "../stats/decision"
+require_relative "../report/formats"
 
 module Rackbench
   module CLI
@@ -20,6 +21,8 @@ module Rackbench
     #
     #   key      where the value goes in the command's options hash (a
     #            Config::DEFAULTS key for what Config validates)
+    #   help     a line, or lines (the first takes the default), or a Proc
+    #            giving them when the help is made (the formats registered then)
     #   default  :config: Config::DEFAULTS[key] (Config applies it; help shows
     #            it); a String: the default as a user would type it, parsed
     #            like a typed value; nil: none
@@ -79,9 +82,13 @@ module Rackbench
       declare :max_rounds, "--max-rounds N", "with --decide: rounds at most (the looks share the rate up to it)", default: :config
       declare :decide_time, "--time-budget TIME", "with --decide: add no round after this long (from the run's start): " \
                                                   "15m, 900s", rule: "15m", parse: ->(v) { Units.seconds(v, min: 1) }
+      # The margin's default is Stats::Decision's, shown as a percentage; run,
+      # report and compare take this one declaration (their own rule for
+      # where a stored run's margin comes first).
+      MARGIN_DEFAULT = format("%g", Stats::Decision::DEFAULT_MARGIN * 100)
       declare :margin, "--margin PERCENT", "equivalence margin of the decisions between setups: within it is " \
                                            "\"equivalent\", beyond it \"faster\"/\"slower\"",
-              rule: "5", parse: ->(v) { Units.percent(v, flag: "--margin") / 100.0 }
+              rule: MARGIN_DEFAULT, parse: ->(v) { Units.margin_percent(v) }
       declare :engine, "--engine NAME", "load generator: #{Load.help}",
               default: :config
       declare :threads, "--threads N", "load-generator threads",
@@ -141,10 +148,10 @@ module Rackbench
 
       # capacity only
       declare :sustain, "--sustain SECONDS", "re-run the open-loop knee this long to confirm it holds (e.g. 60)",
-              parse: ->(v) { Config.number(:sustain, v, min: 1) }
+              parse: ->(v) { Units.number(v, flag: "--sustain", min: 1) }
       declare :loop, "--loop KIND", "closed, open or both", default: "both", parse: ->(v) { Options.loops(v) }
       declare :max_levels, "--max-levels N", "measured levels per search at most",
-              default: "10", parse: ->(v) { Config.count(:max_levels, v, max: 50) }
+              default: "10", parse: ->(v) { Units.count(v, flag: "--max-levels", max: 50) }
 
       # tune only
       declare :memory_budget, "--memory-budget SIZE", "memory the app may use (PSS): #{Units::MEMORY_FORMS}",
@@ -154,13 +161,49 @@ module Rackbench
       declare :time_budget, "--time-budget TIME", "stop searching after this long: 10m, 90s, 1h",
               default: "10m", parse: ->(v) { Units.seconds(v, min: 10) }
       declare :max_workers, "--max-workers N", "at most N workers", rule: "what fits the budget, at most 2 x cores",
-              parse: ->(v) { Config.count(:max_workers, v, max: Setup::MAX_WORKERS) }
+              parse: ->(v) { Units.count(v, flag: "--max-workers", max: Setup::MAX_WORKERS) }
       declare :predict, "--no-predict", "round 1 in its plain order, not nearest the probe split's prediction first " \
                                         "(the prediction is still printed)", parse: ->(_) { false }
-      declare :puma_threads, "--puma-threads LIST", "Puma thread counts to try",
-              default: Server::Puma.thread_ladder.join(","), parse: ->(v) { Units.counts(v, flag: "--puma-threads", max: Setup::MAX_THREADS) }
+      # The servers' own tune options (Server::Base.ladder_option): the thread
+      # counts to try for that server instead of its thread_ladder, the
+      # option keyed KEY_threads. LADDERS: {server key => option key}.
+      LADDERS = Server::ADAPTERS.select { |_, klass| klass.ladder_option }.to_h do |server, klass|
+        flag, help = klass.ladder_option
+        declare :"#{server}_threads", flag, help, default: klass.thread_ladder.join(","),
+                                                  parse: ->(v) { Units.counts(v, flag: flag.split.first, max: Setup::MAX_THREADS) }
+        [server, :"#{server}_threads"]
+      end.freeze
+
+      # report: rendering a stored run (--margin above; the formats and the
+      # options each reads: Report::Formats)
+      declare :format, "-f", "--format FORMAT", -> { Report::Formats.load_all.values.map { |f| "#{f.name} (#{f.help})" }.join(", ") },
+              default: "table"
+      declare :pivot, "--pivot BY", ["with --format csv: the seed study's pivots instead of one row per trial:",
+                                     "  endpoint     per endpoint and metric, setups x concurrency",
+                                     "  concurrency  per concurrency and metric, endpoints x setups",
+                                     "  (without --pivot, csv is tidy: one row per trial, one column per variable)"]
+      declare :output, "-o", "--output FILE", "write to FILE instead of standard output"
+      declare :why, "--why", ["with the table: after the grid of verdict labels, each cell's full reasons",
+                              "  (the numbers behind each label; html and md always carry them)"], parse: ->(_) { true }
+
+      # compare: two stored runs (--margin above)
+      declare :pairs, "--pair A=B", ["compare RUN_B's setup B with RUN_A's setup A, e.g. --pair \"puma x2:5=puma x2:5 on yjit\"",
+                                     "(repeatable; automatic when each run has one setup; rows show \"A → B\")"],
+              many: true, parse: ->(v) { Options.pair(v) }
+      declare :gate, "--fail-if-slower PERCENT", ["exit 1 when some cell's req/s is decided slower in RUN_B by more than PERCENT",
+                                                  "(its own margin; 0: the --margin); exit 3 when that cannot be decided: a cell's",
+                                                  "interval reaches past -PERCENT, or a cell has fewer than 2 repetitions"],
+              parse: ->(v) { Units.gate_percent(v) }
 
       module_function
+
+      # --pair "A=B" -> [A, B], each label's spaces as a label has them.
+      def pair(text)
+        a, b = text.split("=", 2).map { |label| label.to_s.strip.squeeze(" ") }
+        return [a, b] unless b.to_s.empty? || a.to_s.empty?
+
+        raise UsageError, "--pair #{text.inspect}: write \"SETUP IN RUN_A=SETUP IN RUN_B\""
+      end
 
       # Adds the options named by keys to parser o, storing into values.
       # defaults: {key => text}, the command's own defaults (parsed, applied
@@ -169,8 +212,8 @@ module Rackbench
       def define(o, values, keys, defaults: {}, rules: {}, required: [])
         keys.each do |key|
           option = DECLARED.fetch(key)
-          help = "#{option.help}#{suffix(option, defaults, rules, required)}"
-          o.on(*option.flags, *type(option), help) do |v|
+          first, *more = Array(option.help.respond_to?(:call) ? option.help.call : option.help)
+          o.on(*option.flags, *type(option), "#{first}#{suffix(option, defaults, rules, required)}", *more) do |v|
             value = option.parse.call(v)
             option.many ? (values[key] ||= []) << value : values[key] = value
           end

@@ -3,8 +3,7 @@
 require_relative "command"
 require_relative "../store/run_dir"
 require_relative "../report/formats"
-require_relative "../plan/config"
-require_relative "../units"
+require_relative "options"
 
 module Rackbench
   module CLI
@@ -28,27 +27,17 @@ module Rackbench
 
       private
 
+      # Declared once in CLI::Options, with their defaults; the margin's is
+      # the stored run's first.
+      OPTIONS = %i[format pivot output why margin].freeze
+      BANNER = "Usage: rackbench report RUN_DIR [options]\n\n" \
+               "Re-renders a stored run from its directory alone (meta.json, trials.jsonl, setups.jsonl).\n\n"
+      FOOTER = ["", "Every figure is the median of a cell's repetitions; html and json add a 95% t-interval.",
+                "json follows the schema rackbench.report/1 (docs/report-json.md)."].freeze
+
       def options(argv)
-        opts = { format: "table" }
-        parser = OptionParser.new do |o|
-          o.banner = "Usage: rackbench report RUN_DIR [options]\n\n" \
-                     "Re-renders a stored run from its directory alone (meta.json, trials.jsonl, setups.jsonl).\n\n"
-          o.on("-f", "--format FORMAT", Report::Formats.load_all.values.map { |f| "#{f.name} (#{f.help})" }.join(", ")) { |v| opts[:format] = v }
-          o.on("--pivot BY", "with --format csv: the seed study's pivots instead of one row per trial:",
-               "  endpoint     per endpoint and metric, setups x concurrency",
-               "  concurrency  per concurrency and metric, endpoints x setups",
-               "  (without --pivot, csv is tidy: one row per trial, one column per variable)") { |v| opts[:pivot] = v }
-          o.on("-o", "--output FILE", "write to FILE instead of standard output") { |v| opts[:output] = v }
-          o.on("--why", "with the table: after the grid of verdict labels, each cell's full reasons",
-               "  (the numbers behind each label; html and md always carry them)") { opts[:why] = true }
-          o.on("--margin PERCENT", "equivalence margin of the decisions between setups (default: the run's, 5)") do |v|
-            opts[:margin] = Config.margin(Units.percent(v, flag: "--margin") / 100.0)
-          end
-          o.separator ""
-          o.separator "Every figure is the median of a cell's repetitions; html and json add a 95% t-interval."
-          o.separator "json follows the schema rackbench.report/1 (docs/report-json.md)."
-        end
-        parse!(parser, argv) && validate(opts)
+        opts = parse_declared(argv, BANNER, OPTIONS, footer: FOOTER, rules: { margin: "the run's, #{Options::MARGIN_DEFAULT}" })
+        opts && validate(opts)
       end
 
       def validate(opts)

@@ -17,7 +17,6 @@ require_relative "../stats/looks"
 require_relative "ref_gate"
 require_relative "../server/front"
 require_relative "../store/run_dir"
-require_relative "../report/table"
 require_relative "../report/failures"
 require_relative "../report/html"
 require_relative "../suites/findings"
@@ -87,8 +86,7 @@ module Rackbench
       end
 
       def report(store, plan)
-        Report::Table.new(store.trials, setups: store.setups, io: @out, margin: store.meta.dig("config", "margin"),
-                          run_dir: store.path, split: store.meta.dig("config", "probe") == true, config: store.meta["config"]).render
+        @out.write(Report::Formats.fetch("table").render.call(store, {})) # the table as `rackbench report` renders it
         Suites::Findings.report(store, io: @out)
         @err.puts "Run directory: #{store.path}"
         TestSeam.hold(:report, err: @err, env: @env)

@@ -15,7 +15,7 @@ require_relative "../stats/slo"
 require_relative "../search/tune"
 require_relative "../search/tune/lab"
 require_relative "../store/tune_journal"
-require_relative "../server/puma"
+require_relative "../server"
 
 module Rackbench
   module CLI
@@ -30,10 +30,11 @@ module Rackbench
     class TuneCommand < Command
       ARENA_ENDPOINT = "/random" # the App Server Arena's mixed workload
       APP_ENDPOINT = "/"
-      OPTIONS = %i[memory_budget servers slo_p99 max_errors time_budget endpoints scenario app probe max_workers puma_threads predict
-                   margin seed out threads cpus timeout boot_timeout stop_timeout expect_status health_timeout upstream_delay
-                   quiet].freeze
-      SEARCH = %i[memory_budget servers slo_p99 max_errors time_budget max_workers puma_threads predict].freeze
+      # The search's own options (a server's thread ladder among them), then the plan's;
+      # the help lists the workload's (endpoints ... probe) after the first five.
+      SEARCH = (%i[memory_budget servers slo_p99 max_errors time_budget max_workers] + Options::LADDERS.values + %i[predict]).freeze
+      OPTIONS = (SEARCH.first(5) + %i[endpoints scenario app probe] + SEARCH.drop(5) +
+                 %i[margin seed out threads cpus timeout boot_timeout stop_timeout expect_status health_timeout upstream_delay quiet]).freeze
 
       def call(argv)
         cli = options(argv) or return 0
@@ -101,7 +102,7 @@ module Rackbench
           lab = Search::Tune::Lab.new(context: ctx, endpoint: plan.endpoints.first, slo: slo, deadline: deadline)
           Search::Tune.new(lab: lab, journal: Store::TuneJournal.new(store), deadline: deadline, servers: opts[:servers],
                            budget_mb: opts[:memory_budget], slo: slo, endpoint: plan.endpoints.first, cores: Etc.nprocessors,
-                           max_workers: opts[:max_workers], ladders: { Server::Puma::KEY => opts[:puma_threads] }, say: say,
+                           max_workers: opts[:max_workers], ladders: Options::LADDERS.transform_values { |k| opts[k] }, say: say,
                            predict: opts[:predict] != false,
                            margin: plan.config[:margin], seed: plan.config[:seed]).call
         end
@@ -112,7 +113,7 @@ module Rackbench
           "plan" => plan.to_h.merge("setups" => [], "trials" => nil, "duration_s" => "1–3.75", "loop" => "closed and open"),
           "tune" => { "servers" => opts[:servers], "memory_budget_mb" => opts[:memory_budget],
                       "time_budget_s" => opts[:time_budget], "max_workers" => opts[:max_workers],
-                      "puma_threads" => opts[:puma_threads], "predict" => opts[:predict] != false, "endpoint" => plan.endpoints.first,
+                      **Options::LADDERS.values.to_h { |k| [k.to_s, opts[k]] }, "predict" => opts[:predict] != false, "endpoint" => plan.endpoints.first,
                       "method" => Search::Tune::METHOD } }
       end
 

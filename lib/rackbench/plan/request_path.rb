@@ -6,7 +6,7 @@ module Rackbench
   # sub-delims, ":", "@", "/", "?" and an existing "%XX" stay as written), so
   # "/search?q={x}" or "/café" can be sent; labels and reports keep the path
   # as the user wrote it. White space and control characters are refused
-  # earlier (Config.endpoint), since their meaning is unclear.
+  # earlier (Units.endpoint), since their meaning is unclear.
   module RequestPath
     module_function
 

@@ -67,6 +67,8 @@ module Rackbench
     #                           knowledge, which --engine h2load needs; "h2": HTTP/2 offered by ALPN
     #                           over TLS, which --engine h2load --tls needs (Config refuses others)
     #   thread_ladder           the threads per process tune tries (none: one thread per process)
+    #   ladder_option           [flag, help] of a tune option that replaces thread_ladder, declared
+    #                           from here by CLI::Options (Puma's --puma-threads); nil: none
     #   closes_after_error?     answers an application error with a bare 500 of no length, then
     #                           closes: wrk counts that request twice (Runner::Errors)
     #   no_tls                  why it cannot serve HTTPS with the run's certificate (--tls: Config
@@ -106,6 +108,7 @@ module Rackbench
         # that the GVL serialises Ruby code and each thread only adds memory
         # and latency); none for a server of one thread per process.
         def thread_ladder = threads ? [1, 2, 3, 5, 8, 16].freeze : []
+        def ladder_option = nil
         def no_tls = "rackbench does not configure TLS for #{key}"
 
         # An adapter that runs another adapter's server on another runtime

@@ -41,6 +41,7 @@ module Rackbench
       def self.setup_word(word) = PumaKnobs.word(word)
       def self.setup_words = PumaKnobs::WORDS
       def self.check_words!(text, options:, **) = PumaKnobs.check!(text, options)
+      def self.ladder_option = ["--puma-threads LIST", "Puma thread counts to try"] # tune: replaces thread_ladder
 
       # config/puma.rb: workers, threads min = max, preload_app!, bind.
       def self.deploy_files(setup, comment)

@@ -6,7 +6,7 @@ require_relative "../table"
 
 module Rackbench
   module Report
-    Formats.register("table", order: 1, help: "the terminal table, the default", options: %i[why]) do |store, opts|
+    Formats.register("table", order: 1, help: "the terminal table", options: %i[why]) do |store, opts|
       io = StringIO.new
       Table.new(store.trials, setups: store.setups, io: io, margin: opts[:margin] || store.meta.dig("config", "margin"),
                               why: opts[:why], run_dir: store.path, split: store.meta.dig("config", "probe") == true,

@@ -38,4 +38,13 @@ class RefsRuleTest < Minitest::Test
     assert_equal 4 * two.config[:concurrency].size, two.trials.size, "4 setups x / x each level, one round"
     refute Rackbench::Plan.new(build(setups: ["puma x2:5"])).setups.first.to_h.key?("ref"), "no ref, no key"
   end
+
+  # The rule alone (Config::RULES runs it after the values are parsed).
+  def test_the_rule_alone_settles_no_refs_as_an_empty_list
+    cfg = Rackbench::Config.build.dup.merge(refs: nil)
+    Rackbench::Config::Rules::Refs.check(cfg)
+    assert_equal [], cfg[:refs]
+    e = assert_raises(Rackbench::UsageError) { Rackbench::Config::Rules::Refs.check(cfg.merge(refs: %w[a b], app: nil)) }
+    assert_match(/\A--ref compares commits of your app: give --app PATH/, e.message)
+  end
 end
