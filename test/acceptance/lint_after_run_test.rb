@@ -35,5 +35,9 @@ class LintAfterRunTest < Minitest::Test
     inspected = text[/(\d+) files inspected/, 1].to_i
     tracked = IO.popen(%w[git ls-files], chdir: clone, &:readlines).count { |f| f.match?(/\.(rb|ru|gemspec)$|Gemfile$|Rakefile$|^exe\//) }
     assert_operator inspected, :<=, tracked, "only tracked files are inspected"
+    # Plain `rubocop` finds the files itself; .rubocop.yml excludes the default run directory.
+    text, st = lint.call("rubocop", "-L")
+    assert st.success?, text
+    assert_empty text.lines.grep(%r{(\A|/)rackbench-runs/}), "rubocop lists no file of rackbench-runs/"
   end
 end

@@ -68,12 +68,9 @@ module Rackbench
 
       def exit_after_kill
         sleep KILLED_EXIT_S
-        deadline = Rackbench::Clock.now + DRAIN_S
-        loop do
+        Rackbench::Clock.wait_until(Rackbench::Clock.now + DRAIN_S, every: 0.1) do
           ProcessControl::Registry.kill_all
-          break unless ProcessControl::Registry.anything_left? && Rackbench::Clock.now < deadline
-
-          sleep 0.1
+          !ProcessControl::Registry.anything_left?
         end
         say "Interrupted by SIG#{Signal.signame(@first)}: processes killed; cleanup did not finish within #{KILLED_EXIT_S} s"
         exit!(128 + @first)

@@ -63,9 +63,7 @@ module Rackbench
 
       # Waits up to timeout seconds for the process to exit by itself.
       def wait(timeout)
-        deadline = Clock.now + timeout
-        sleep 0.02 while alive? && Clock.now < deadline
-        !alive?
+        Clock.wait_until(Clock.now + timeout, every: 0.02) { !alive? }
       end
 
       def signal(sig)
@@ -83,7 +81,8 @@ module Rackbench
       end
 
       # Graceful stop: sig to the group (or, with leader_only, to the child
-      # alone, which passes it on to its own processes), KILL after timeout,
+      # alone, which passes it on to its own processes), KILL after timeout
+      # (Journal.escalate, the one TERM -> wait -> KILL),
       # reap, then KILL any descendant that escaped the group and outlived its
       # parent. also: process entries (System::ProcessTree::Entry) known to
       # belong to this child though outside its tree, e.g. a daemonized watchdog.
@@ -94,8 +93,9 @@ module Rackbench
           escaped = (System::ProcessTree.descendants(@pid) + also).reject { |e| e.pgid == @pid || e.pid == @pid }
           Registry.remember(escaped)
           if alive?
-            leader_only ? signal_leader(sig) : signal(sig)
-            signal("KILL") unless wait(timeout)
+            Journal.escalate(sig, timeout: timeout, every: 0.02, gone: -> { !alive? }) do |s|
+              leader_only && s != "KILL" ? signal_leader(s) : signal(s)
+            end
             wait(5)
           end
           drain_group(timeout)
@@ -117,9 +117,7 @@ module Rackbench
 
       # Workers of a group whose leader is gone (e.g. orphaned by a crash).
       def drain_group(timeout)
-        deadline = Clock.now + timeout
-        sleep 0.02 while group_alive? && Clock.now < deadline
-        signal("KILL") if group_alive?
+        signal("KILL") unless Clock.wait_until(Clock.now + timeout, every: 0.02) { !group_alive? }
       end
 
       def group_alive?

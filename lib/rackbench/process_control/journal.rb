@@ -91,10 +91,23 @@ module Rackbench
       # TERM to each survivor's group and to itself, KILL after timeout,
       # so a server's workers go with their master. Returns what was stopped.
       def self.stop(entries, timeout: 5)
-        entries.each { |e| signal(e, "TERM") }
-        deadline = Clock.now + timeout
-        sleep 0.05 while entries.any? { |e| System::ProcessTree.alive?(e) } && Clock.now < deadline
-        kill(entries)
+        escalate("TERM", timeout: timeout, every: 0.05, gone: -> { entries.none? { |e| System::ProcessTree.alive?(e) } }) do |sig|
+          sig == "KILL" ? kill(entries) : entries.each { |e| signal(e, sig) }
+        end
+        entries
+      end
+
+      # The one graceful stop, TERM -> wait -> KILL, whoever is stopped
+      # (Journal.stop's entries, Child#stop's group): yields sig (the
+      # graceful signal) for the caller to send, waits until gone.call is
+      # true or timeout seconds have passed (Clock.wait_until, every seconds
+      # between looks), then yields "KILL". True when it went in time.
+      def self.escalate(sig, timeout:, every:, gone:)
+        yield sig
+        return true if Clock.wait_until(Clock.now + timeout, every: every, &gone)
+
+        yield "KILL"
+        false
       end
 
       # KILL at once, to those of entries still alive (the one KILL path

@@ -4,19 +4,19 @@ require "fileutils"
 require "securerandom"
 require_relative "journal"
 require_relative "orphans"
-require_relative "../process_control/child"
+require_relative "lifecycle"
 require_relative "../system/process_tree"
 require_relative "../system/sockets"
 require_relative "../clock"
 require_relative "../error"
-require_relative "http_probe"
-require_relative "log_cap"
 require_relative "error_line"
 require_relative "boot_advice"
 
 module Rackbench
   module ProcessControl
-    # One booted server: spawn -> ready -> workers found -> stop.
+    # One booted server: spawn -> ready -> workers found -> stop, the boot,
+    # wait and stop being the Lifecycle every process rackbench boots goes
+    # through (the proxies in front too).
     #
     # Ready means all three: the process is alive, an HTTP request to
     # ready_path was accepted (any answer, or a connection accepted and held
@@ -26,7 +26,7 @@ module Rackbench
     # (so another program holding the port can never be mistaken for the
     # server under test). Deadlines use the monotonic clock.
     class ServerInstance
-      attr_reader :setup, :adapter, :port, :dir, :child, :argv, :files
+      attr_reader :setup, :adapter, :port, :dir, :argv, :files
 
       # Processes the app started that outlived the server's stop (daemons
       # that left its process group), found by this boot's mark and stopped;
@@ -73,10 +73,10 @@ module Rackbench
         @argv = @adapter.argv(@setup, app: @app, port: @port, dir: @dir, **(@host == "127.0.0.1" ? {} : { host: @host }), **tls)
         @boot = SecureRandom.hex(8)
         @spawned_at = Orphans.now
-        @child = ProcessControl::Child.spawn(@argv, env: @adapter.env(@setup).merge(@env, Journal::BOOT_VAR => @boot),
-                                                    chdir: app_root, log_path: log_path, cpus: @cpus,
-                                                    fixed_layout: @fixed_layout)
-        @log_cap = LogCap.new([log_path] + @adapter.log_files(@dir)).start
+        @life = Lifecycle.new(host: @host, port: @port, tls: @tls)
+        @life.spawn(@argv, env: @adapter.env(@setup).merge(@env, Journal::BOOT_VAR => @boot),
+                           chdir: app_root, log_path: log_path, cpus: @cpus, fixed_layout: @fixed_layout,
+                           log_paths: [log_path] + @adapter.log_files(@dir))
         deadline = Clock.now + @boot_timeout
         wait_ready(deadline)
         wait_workers(deadline)
@@ -88,31 +88,34 @@ module Rackbench
 
       # Every process of this server: the spawned tree plus daemonized parts.
       def processes
-        roots = [@child.pid] + @adapter.extra_roots(@dir)
+        roots = [child.pid] + @adapter.extra_roots(@dir)
         roots.flat_map { |pid| System::ProcessTree.tree(pid) }.uniq(&:pid)
       end
 
       # The processes that serve requests: the master alone when single, its
       # workers otherwise, and the master beside them when it serves too (Agoo).
       def workers(entries = processes)
-        return entries.select { |e| e.pid == @child.pid } if @adapter.runs_one_process?(@setup)
+        return entries.select { |e| e.pid == child.pid } if @adapter.runs_one_process?(@setup)
 
         master = @adapter.master_serves?(@setup)
-        entries.select { |e| e.pid == @child.pid ? master : @adapter.worker?(e, @child.pid) }
+        entries.select { |e| e.pid == child.pid ? master : @adapter.worker?(e, child.pid) }
+      end
+
+      # The server's Child (Lifecycle#child); nil before start.
+      def child
+        @life&.child
       end
 
       def alive?
-        @child&.alive? || false
+        @life&.alive? || false
       end
 
       # An interrupt arriving meanwhile waits until the stop is done.
       def stop
-        return unless @child
+        return unless child
 
         Thread.handle_interrupt(Interrupted => :never) do
-          @child.stop(@adapter.graceful_signal, timeout: @stop_timeout, also: processes,
-                                                leader_only: @adapter.graceful_to_master?)
-          @log_cap&.stop
+          @life.stop(@adapter.graceful_signal, timeout: @stop_timeout, also: processes, leader_only: @adapter.graceful_to_master?)
           stop_leftovers
         end
       end
@@ -142,14 +145,13 @@ module Rackbench
 
       private
 
+      # Lifecycle#wait_ready, and a port another program holds said after 5 s.
       def wait_ready(deadline)
-        loop do
-          raise boot_exit unless @child.alive?
-          return if HttpProbe.get(@host, @port, @ready_path, on_silence: :silent, tls: @tls) && owns_port?
+        case @life.wait_ready(deadline, path: @ready_path, every: 0.1, pids: -> { processes.map(&:pid) }) do
           raise port_taken if System::Sockets.port_in_use?(@port) && !owns_port? && slept_a_while?(deadline)
-          raise failed("did not answer on port #{@port} within #{@boot_timeout} s") if Clock.now > deadline
-
-          sleep 0.1
+        end
+        when :exited then raise boot_exit
+        when :late then raise failed("did not answer on port #{@port} within #{@boot_timeout} s")
         end
       end
 
@@ -161,8 +163,7 @@ module Rackbench
         want = @adapter.expected_workers(@setup)
         return if want.zero?
 
-        deadline = [deadline, Clock.now + 10].max
-        sleep 0.1 until workers.size >= want || Clock.now > deadline || !@child.alive? || gave_up?
+        Clock.wait_until([deadline, Clock.now + 10].max, every: 0.1) { workers.size >= want || !child.alive? || gave_up? }
         found = workers.size
         raise failed("found #{found} of #{want} worker processes after boot#{workers_why(found)}") if found < want
       end
@@ -205,7 +206,7 @@ module Rackbench
         return port_taken if tail.match?(/address already in use|EADDRINUSE/i)
 
         line = ProcessControl::ErrorLine.first(ProcessControl::ErrorLine.tail(log_path)) || "(empty log)"
-        failed("exited during boot (#{@child.exit_summary}): #{[line, ProcessControl::BootAdvice.bundle(line, root: app_root)].compact.join('; ')}")
+        failed("exited during boot (#{child.exit_summary}): #{[line, ProcessControl::BootAdvice.bundle(line, root: app_root)].compact.join('; ')}")
       end
 
       def port_taken

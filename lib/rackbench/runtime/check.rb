@@ -36,14 +36,8 @@ module Rackbench
       def verify!(pids_now, log_path: nil)
         return nil unless applies?
 
-        deadline = Clock.now + WAIT
         state = nil
-        loop do
-          state = state(pids_now.call)
-          break if state["unknown"].zero? || Clock.now > deadline
-
-          sleep 0.05
-        end
+        Clock.wait_until(Clock.now + WAIT, every: 0.05) { (state = state(pids_now.call))["unknown"].zero? }
         problem = problem(state)
         raise SetupFailed, "#{@setup.label}: #{problem}#{log_path ? "; see #{log_path}" : ''}" if problem
 

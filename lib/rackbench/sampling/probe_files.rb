@@ -35,14 +35,12 @@ module Rackbench
 
       # A reading in which every file is stamped at or after `after` (or the wait ran out).
       def read_fresh(after)
-        deadline = @clock.now + FRESH_WAIT
-        loop do
+        files = nil
+        @clock.wait_until(@clock.now + FRESH_WAIT, every: 0.05) do
           files = read
-          fresh = !files.empty? && files.values.all? { |f| f["t"].to_f >= after }
-          return files if fresh || @clock.now > deadline
-
-          sleep 0.05
+          !files.empty? && files.values.all? { |f| f["t"].to_f >= after }
         end
+        files
       end
 
       # The probe's running totals (apps/arena/probe.rb, probe_rails.rb), taken as differences.

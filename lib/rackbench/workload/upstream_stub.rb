@@ -30,13 +30,13 @@ module Rackbench
         @port = Ports.free
         @child = ProcessControl::Child.spawn([RbConfig.ruby, SCRIPT, "--port", @port, "--delay", @delay,
                                               "--bytes", @bytes], log_path: @log_path)
-        deadline = Clock.now + timeout
-        until File.exist?(@log_path) && File.read(@log_path).include?("listening")
-          raise Error, "the upstream stub for /network-io did not start; see #{@log_path}" \
-            if !@child.alive? || Clock.now > deadline
-
-          sleep 0.05
+        failed = Error.new("the upstream stub for /network-io did not start; see #{@log_path}")
+        started = Clock.wait_until(Clock.now + timeout, every: 0.05) do
+          next true if File.exist?(@log_path) && File.read(@log_path).include?("listening")
+          raise failed unless @child.alive?
         end
+        raise failed unless started
+
         self
       end
 

@@ -59,7 +59,7 @@ module Rackbench
         end
 
         def processes
-          @child ? System::ProcessTree.tree(@child.pid) : []
+          child ? System::ProcessTree.tree(child.pid) : []
         end
 
         # A path as an nginx string: double-quoted, so spaces and semicolons in

@@ -1,10 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "../../process_control/child"
-require_relative "../../process_control/log_cap"
+require_relative "../../process_control/lifecycle"
 require_relative "../../process_control/error_line"
-require_relative "../../process_control/http_probe"
-require_relative "../../system/sockets"
 require_relative "../../clock"
 require_relative "../../error"
 
@@ -12,27 +9,32 @@ module Rackbench
   module Server
     module Front
       # What every proxy in front shares (Nginx, Thruster): its URL, its
-      # lifetime (spawned with its logs capped, ready when /health answers
-      # through it and its own process holds the port, stopped by its
-      # graceful signal, then KILL after 5 s), and its words when it fails
+      # lifetime (ProcessControl::Lifecycle, as a server's: spawned with its
+      # logs capped, ready when /health answers through it and its own
+      # process holds the port, stopped by its graceful signal, then KILL
+      # after 5 s), and its words when it fails
       # (a port another process holds, else its log's first error line).
       # A proxy answers name, stop_signal, log_paths (the first is where the
       # failure points), where (the address in "could not listen on ...")
       # and, optionally, listening_pids.
       module Proxy
-        attr_reader :port, :child
+        attr_reader :port
+
+        # Its Child (ProcessControl::Lifecycle#child); nil before start.
+        def child
+          @life&.child
+        end
 
         def url(path = "/")
           "#{@tls ? 'https' : 'http'}://#{@host}:#{@port}#{path}"
         end
 
         def alive?
-          @child&.alive? || false
+          @life&.alive? || false
         end
 
         def stop
-          @child&.stop(stop_signal, timeout: 5)
-          @log_cap&.stop
+          @life&.stop(stop_signal, timeout: 5)
         end
 
         private
@@ -40,8 +42,8 @@ module Rackbench
         # Spawns argv (output to log), caps log_paths, waits until ready;
         # stops what it started if that fails.
         def launch(argv, log:, timeout:, env: {})
-          @child = ProcessControl::Child.spawn(argv, env: env, log_path: log, cpus: @cpus)
-          @log_cap = ProcessControl::LogCap.new(log_paths).start
+          @life = ProcessControl::Lifecycle.new(host: @host, port: @port, tls: @tls)
+          @life.spawn(argv, env: env, log_path: log, cpus: @cpus, log_paths: log_paths)
           wait_ready(Clock.now + timeout)
           self
         rescue StandardError
@@ -54,12 +56,9 @@ module Rackbench
         end
 
         def wait_ready(deadline)
-          until ProcessControl::HttpProbe.get(@host, @port, "/health", on_silence: :silent, tls: @tls) &&
-                System::Sockets.ports_of(listening_pids).include?(@port)
-            raise failed(exit_reason) unless @child.alive?
-            raise failed("did not answer on port #{@port}") if Clock.now > deadline
-
-            sleep 0.05
+          case @life.wait_ready(deadline, path: "/health", every: 0.05, pids: -> { listening_pids })
+          when :exited then raise failed(exit_reason)
+          when :late then raise failed("did not answer on port #{@port}")
           end
         end
 
@@ -71,7 +70,7 @@ module Rackbench
           end
 
           line = ProcessControl::ErrorLine.first(log)
-          "exited at start (#{@child.exit_summary})#{line ? ": #{line}" : ''}"
+          "exited at start (#{child.exit_summary})#{line ? ": #{line}" : ''}"
         end
 
         def failed(what)

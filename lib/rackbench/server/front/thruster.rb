@@ -78,7 +78,7 @@ module Rackbench
         end
 
         def processes
-          @child ? System::ProcessTree.tree(@child.pid).reject { |p| p.pid != @child.pid && p.comm == "sleep" } : []
+          child ? System::ProcessTree.tree(child.pid).reject { |p| p.pid != child.pid && p.comm == "sleep" } : []
         end
 
         private
@@ -92,7 +92,7 @@ module Rackbench
         end
 
         def listening_pids
-          [@child.pid]
+          [child.pid]
         end
       end
     end
