@@ -157,7 +157,7 @@ module Rackbench
       declare :memory_budget, "--memory-budget SIZE", "memory the app may use (PSS): #{Units::MEMORY_FORMS}",
               parse: ->(v) { Units.mebibytes(v) }
       declare :servers, "--servers LIST", "servers to try (#{Server.keys.join(', ')})",
-              default: "puma,unicorn", parse: ->(v) { Options.servers(v) }
+              default: Server.tune_defaults.join(","), parse: ->(v) { Options.servers(v) }
       declare :time_budget, "--time-budget TIME", "stop searching after this long: 10m, 90s, 1h",
               default: "10m", parse: ->(v) { Units.seconds(v, min: 10) }
       declare :max_workers, "--max-workers N", "at most N workers", rule: "what fits the budget, at most 2 x cores",

@@ -6,8 +6,8 @@ module Rackbench
     # process sampler: CPU seconds between its first and last reading over
     # the time between them, 100 = one core), requests served and GC runs
     # and time (from the arena probe, ProbeFiles; else requests from the
-    # server's own stats, PumaStats' requests_count, up to 1 s old at each
-    # end in cluster mode). "requests_share" is each worker's part of the
+    # server's own stats, Server::PumaStats' requests_count, up to 1 s old at
+    # each end in cluster mode). "requests_share" is each worker's part of the
     # requests; "spread" the busiest worker's share over an even split
     # (1.0 = even; 1.5 = 3/1 over two workers).
     module Balance

@@ -10,11 +10,12 @@ module Rackbench
     # Where a trial's requests wait, sampled beside the process sampler:
     # the kernel's accept queue of each listening port (ListenQueue; the
     # server's, and nginx's when it is in front) and the server's own queue
-    # where it reports one (PumaStats). Each source has its own thread at
-    # `interval` (5 Hz, like the process sampler) on a fixed schedule of the
-    # monotonic clock (a Periodic each), so a slow source (Puma's control
-    # app waits for the GVL of a busy single-mode Puma) delays only its own
-    # readings. The machine's CPU (MachineCpu) is read at start and stop.
+    # where it reports one (Server::PumaStats, made by the server's adapter).
+    # Each source has its own thread at `interval` (5 Hz, like the process
+    # sampler) on a fixed schedule of the monotonic clock (a Periodic each),
+    # so a slow source (Puma's control app waits for the GVL of a busy
+    # single-mode Puma) delays only its own readings. The machine's CPU
+    # (MachineCpu) is read at start and stop.
     #
     # A source that fails is not an error of the trial: its first failure is
     # kept as the reason, and the summary says "unknown" with it.
@@ -22,7 +23,7 @@ module Rackbench
       DEFAULT_INTERVAL = 0.2
 
       # listeners: {name => port}, e.g. {"server" => 3000, "front" => 8080}
-      # server_stats: nil or an object with #read -> [PumaStats::Worker]
+      # server_stats: nil or an object with #read -> [Server::PumaStats::Worker]
       # unknown: {name => reason} for sources known to be missing up front
       def initialize(listeners:, server_stats: nil, unknown: {}, interval: DEFAULT_INTERVAL, clock: Clock,
                      machine: System::MachineCpu.new)

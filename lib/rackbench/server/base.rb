@@ -69,6 +69,7 @@ module Rackbench
     #   thread_ladder           the threads per process tune tries (none: one thread per process)
     #   ladder_option           [flag, help] of a tune option that replaces thread_ladder, declared
     #                           from here by CLI::Options (Puma's --puma-threads); nil: none
+    #   tune_default?           tune tries it when --servers is not given (register's tune_default:)
     #   closes_after_error?     answers an application error with a bare 500 of no length, then
     #                           closes: wrk counts that request twice (Runner::Errors)
     #   no_tls                  why it cannot serve HTTPS with the run's certificate (--tls: Config
@@ -81,11 +82,17 @@ module Rackbench
       class << self
         attr_reader :order
 
-        # Adds the adapter to Server::ADAPTERS; order: where it is listed.
-        def register(order:)
+        # Adds the adapter to Server::ADAPTERS; order: where it is listed;
+        # tune_default: tune tries it when --servers is not given
+        # (Server.tune_defaults). Stated per registration, so a subclass
+        # (Pitchfork of Unicorn) does not inherit it.
+        def register(order:, tune_default: false)
           @order = order
+          @tune_default = tune_default
           Server.register(self)
         end
+
+        def tune_default? = @tune_default == true
 
         def key = self::KEY
         def threads = nil

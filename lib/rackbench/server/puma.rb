@@ -4,7 +4,7 @@ require "securerandom"
 require "uri"
 require_relative "base"
 require_relative "puma_knobs"
-require_relative "../sampling/puma_stats"
+require_relative "puma_stats"
 
 module Rackbench
   module Server
@@ -20,7 +20,7 @@ module Rackbench
     #
     # From 5.0 rackbench writes that config file always, to start Puma's
     # control app (its /stats: backlog, busy threads, requests per worker;
-    # read by Sampling::PumaStats) on a port the kernel picks, with a token
+    # read by PumaStats) on a port the kernel picks, with a token
     # passed in the environment (so no stored file or command line holds it),
     # and to make workers report to the master every second instead of 5 s.
     #
@@ -31,7 +31,7 @@ module Rackbench
       KEY = "puma"
       CONTROL_TOKEN_VAR = "RACKBENCH_PUMA_CONTROL_TOKEN"
       STATS_FROM = "5.0" # worker_check_interval
-      register order: 1
+      register order: 1, tune_default: true
 
       def self.threads = 5
       def self.default_label(cores) = "puma x#{cores}:5"
@@ -74,8 +74,8 @@ module Rackbench
       def stats_reader(pid:, port:)
         return [nil, "Puma #{version} is older than #{STATS_FROM} (no stats rackbench reads)"] unless stats?
 
-        control = Sampling::PumaStats.control_port(pid, port) or return [nil, "Puma's control app was not found listening"]
-        [Sampling::PumaStats.new(port: control, token: control_token, pid: pid), nil]
+        control = PumaStats.control_port(pid, port) or return [nil, "Puma's control app was not found listening"]
+        [PumaStats.new(port: control, token: control_token, pid: pid), nil]
       end
 
       # tls: an ssl:// bind with the run's key and certificate (clients' certificates not asked for).

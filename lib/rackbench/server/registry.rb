@@ -23,6 +23,12 @@ module Rackbench
       ADAPTERS.keys
     end
 
+    # The servers tune tries when --servers is not given: those registered
+    # with tune_default: true, in their order.
+    def tune_defaults
+      ADAPTERS.values.select(&:tune_default?).map(&:key)
+    end
+
     # The adapter class: its facts are class methods (Base).
     def adapter_class(key)
       Suggest.fetch(ADAPTERS, key, "server")

@@ -12,7 +12,7 @@ module Rackbench
     # Unicorn fork), which differs only by its settings.
     class Unicorn < Base
       KEY = "unicorn"
-      register order: 2
+      register order: 2, tune_default: true
 
       def self.default_label(cores) = "unicorn x#{cores}"
       # An application error gets a bare "HTTP/1.1 500" with no length, then

@@ -9,7 +9,9 @@ module Rackbench
     # memory, so any old run directory gets one): a kind, a one-line reason
     # with the numbers behind it, and the numbers themselves.
     #
-    # The rules run in this order; the first that holds decides:
+    # The rules run in this order; the first that holds decides (gvl,
+    # process_cpu and cpu are CpuRules, unbalanced is Unbalanced, each in its
+    # own file; the rest are here):
     #   errors    worker restarts, or more than ERROR_RATE of requests failed:
     #             throughput figures are not the server's capacity.
     #   client    the load generator's own figures say so: it took more than
@@ -136,6 +138,8 @@ module Rackbench
         @upstream = upstream_delay_s
         @m = Measures.new(trial)
         @split = SplitRules.new(trial, @m)
+        @cpu = CpuRules.new(@m)
+        @unbalanced = Unbalanced.new(trial, @m)
       end
 
       def result
@@ -162,8 +166,8 @@ module Rackbench
       end
 
       def server_limit
-        (crowded? ? nil : (gvl unless @split.gvl_ruled_out?) || process_cpu || cpu) || unbalanced || upstream || busy ||
-          (crowded? ? crowded : under)
+        (@m.crowded? ? nil : (@cpu.gvl unless @split.gvl_ruled_out?) || @cpu.process_cpu || @cpu.cpu) || @unbalanced.call ||
+          upstream || busy || (@m.crowded? ? crowded : under)
       end
 
       def label(kind)
@@ -210,106 +214,19 @@ module Rackbench
                    "in the server: #{label(kind)}: #{reason}"]
       end
 
-      # JRuby runs Ruby threads on every core: no GVL. The trial says which
-      # runtime its setup ran on; a run from before it did, its label.
-      def jruby?
-        @t.key?("setup_runtime") ? @t["setup_runtime"] == "jruby" : @t["setup"].to_s.include?(" on jruby")
-      end
-
       # The app's own line for its server errors (the trial's "app_error",
       # from the server's log: Runner::AppError).
       def raised
         @t["app_error"] ? "; the app raised: #{@t['app_error']}" : ""
       end
 
-      def crowded?
-        @m.room < T[:min_room]
-      end
-
       def crowded_note
-        crowded? ? "; CPU not judged: other processes used #{pct(@m.others_pct)} of the machine" : ""
+        @m.crowded? ? "; CPU not judged: other processes used #{pct(@m.others_pct)} of the machine" : ""
       end
 
       def crowded
         ["unknown", "other processes used #{pct(@m.others_pct)} of the machine's #{@m.cores * 100}%, leaving the server " \
                     "#{pct(@m.room)}: rerun on a quiet machine (rackbench doctor) (#{@m.queue_text})"]
-      end
-
-      def gvl
-        busiest = @m.busiest or return nil
-        near = T[:near_core] * [100.0, @m.room].min
-        return nil unless @m.threads > 1 && !@m.fibers? && busiest >= near && @m.processes < @m.cores && @m.in_flight_per_process > 1
-        # Only MRI has a GVL: JRuby runs threads on every core (its JIT and GC
-        # threads too), so a JVM near or over one core is not GVL-bound.
-        return nil if busiest > T[:over_core] * 100.0 || jruby?
-
-        ["gvl", "#{@m.processes == 1 ? 'the one process' : 'its busiest process'} used #{pct(busiest)} of one core " \
-                "with #{fmt(@m.in_flight_per_process)} requests in flight for its #{@m.threads} threads, " \
-                "while #{fmt(@m.cores - @m.processes)} core(s) had no server process to run (#{@m.cpu_text})"]
-      end
-
-      def process_cpu
-        least = @m.least_busy
-        return nil unless least && (@m.threads == 1 || @m.fibers?) && !jruby? && !@m.sequential?
-        return nil unless least >= T[:near_core] * 100.0 && @m.busiest <= T[:over_core] * 100.0
-        return nil unless @m.in_flight >= @m.processes && @m.idle_cores >= T[:idle_cores]
-
-        used = @m.processes == 1 ? "its one process used #{pct(least)}" : "each of its #{@m.processes} processes used #{pct(least)}-#{pct(@m.busiest)}"
-        one = @m.fibers? ? "all one process can use: its fibers share one thread" : "all one single-threaded process can use"
-        ["process_cpu", "#{used} of one core, #{one}, while #{fmt(@m.idle_cores)} " \
-                        "core(s) of the CPU left to it stayed idle: more processes would use them (#{@m.cpu_text})"]
-      end
-
-      def cpu
-        return nil unless @m.in_flight >= @m.client_free_cores && @m.server_pct >= T[:cpu_room] * @m.room
-
-        ["cpu", "the server used #{pct(@m.server_pct)} of the #{pct(@m.room)} CPU left to it (#{@m.cpu_text})"]
-      end
-
-      def unbalanced
-        spread = @m.spread
-        return nil unless spread && spread >= T[:spread] && @m.processes > 1 && !@m.sequential?
-
-        why = @m.queueing? ? unbalanced_gap&.then { |gap| "while #{@m.queue_text}#{gap}" } : unbalanced_core
-        return nil unless why
-
-        shares = @m.request_shares.map { |s| pct(s * 100) }.join(":")
-        ["unbalanced", "requests split #{shares} over #{@m.processes} workers (the busiest served #{fmt(spread)}x an " \
-                       "even share#{keep_alive}) #{why}: an even split would serve about #{fmt(@m.rps * spread)} req/s (#{@m.cpu_text})"]
-      end
-
-      # Closed loop: the load generator's connections are kept alive, and
-      # each stays on the worker that accepted it, so the split is of
-      # connections: name it.
-      def keep_alive
-        @m.open? ? "" : "; a keep-alive split: each of the #{@t['concurrency']} connections stays on the worker that accepted it"
-      end
-
-      # Nothing queues, yet the busiest process ran near one core (all one
-      # MRI process's Ruby can use) while the CPU left to the server had room:
-      # the split, not the server, held the throughput (Agoo's first process
-      # keeping most keep-alive connections on /fibonacci/25 at c=8).
-      def unbalanced_core
-        busiest = @m.busiest
-        return nil if busiest.nil? || crowded? || jruby?
-        return nil unless busiest.between?(T[:near_core] * 100.0, T[:over_core] * 100.0) && @m.idle_cores >= T[:idle_cores]
-
-        "while its busiest process used #{pct(busiest)} of one core, all one process's Ruby can use, and " \
-          "#{fmt(@m.idle_cores)} core(s) of the CPU left to the server stayed idle; #{@m.queue_text}"
-      end
-
-      # ", and 6.4 of 10 threads busy, which bounds it at 198 req/s" when the
-      # split explains the gap from that bound; "" for fibers (no slots); nil otherwise.
-      def unbalanced_gap
-        return "" if @m.fibers?
-
-        busy = @m.busy_slots
-        full = [@m.in_flight, @m.slots].min
-        return nil unless busy.positive? && busy < T[:busy_share] * full
-        return nil unless @m.spread >= T[:explains] * full / busy
-
-        ", #{fmt(busy)} of #{@m.slots} #{@m.threads > 1 ? 'threads' : 'workers'} busy (idle slots bound it at " \
-          "#{fmt(@m.rps * full / busy)} req/s)"
       end
 
       def upstream
@@ -325,7 +242,7 @@ module Rackbench
       def busy
         return nil unless @m.queueing? || (!@m.fibers? && !@m.sequential? && @m.busy_share.to_f >= T[:busy_share])
 
-        why = crowded? ? crowded_note : " while CPU is not the limit (#{@m.cpu_text})"
+        why = @m.crowded? ? crowded_note : " while CPU is not the limit (#{@m.cpu_text})"
         ["busy", "#{@m.queue_text}; #{serving}#{why}"]
       end
 
@@ -352,3 +269,5 @@ end
 require_relative "verdict_measures"
 require_relative "verdict_cell"
 require_relative "verdict_split"
+require_relative "verdict_cpu"
+require_relative "verdict_unbalanced"

@@ -39,6 +39,13 @@ module Rackbench
         def slots = workers * threads
         # A server on fibers (Falcon): many requests per process at once, no slots to fill.
         def fibers? = @t["fibers"] == true
+
+        # JRuby runs Ruby threads on every core: no GVL. The trial says which
+        # runtime its setup ran on; a run from before it did, its label.
+        def jruby?
+          @t.key?("setup_runtime") ? @t["setup_runtime"] == "jruby" : @t["setup"].to_s.include?(" on jruby")
+        end
+
         # A threaded server that accepts every connection and queues the
         # requests its slots cannot take itself (Itsi, Iodine, Agoo; the
         # trial's "queues_inside"), with no stats rackbench reads: those
@@ -86,6 +93,10 @@ module Rackbench
         def room
           [100.0 * cores - client_pct - rest_pct, 1.0].max
         end
+
+        # Other processes (a shared machine) left the server less than
+        # MIN_ROOM of one core: CPU figures tell nothing (Verdict's "(crowded)").
+        def crowded? = room < THRESHOLDS[:min_room]
 
         # Cores the server left unused of the CPU it could have had.
         def idle_cores

@@ -2,14 +2,13 @@
 
 require "test_helper"
 require "socket"
-require "json"
 require "rackbench/system/listen_queue"
-require "rackbench/sampling/puma_stats"
+require "rackbench/server/puma_stats"
 require "rackbench/sampling/queue_summary"
 require "rackbench/sampling/queues"
 
 # Where requests wait: the kernel's accept queue (read on a real socket) and
-# Puma's stats (parsed from a recorded answer of Puma 8's control app).
+# a server's own stats (Puma's parsed: test/unit/server/puma_stats_test.rb).
 class QueuesTest < Minitest::Test
   def test_accept_queue_counts_connections_not_yet_accepted
     server = TCPServer.new("127.0.0.1", 0)
@@ -33,26 +32,6 @@ class QueuesTest < Minitest::Test
     assert_nil Rackbench::System::ListenQueue.read(port)
   end
 
-  CLUSTER = <<~JSON
-    {"workers":2,"worker_status":[
-     {"pid":4444,"index":0,"last_checkin":"2026-11-23T11:19:06Z","last_status":{"backlog":3,"running":5,"pool_capacity":0,"busy_threads":8,"max_threads":5,"requests_count":55}},
-     {"pid":4448,"index":1,"last_checkin":"2026-11-23T11:19:06Z","last_status":{"backlog":2,"running":5,"pool_capacity":0,"max_threads":5,"requests_count":50}}]}
-  JSON
-
-  def test_puma_cluster_stats_per_worker
-    workers = Rackbench::Sampling::PumaStats.parse(JSON.parse(CLUSTER))
-    assert_equal [4444, 4448], workers.map(&:pid)
-    assert_equal [3, 2], workers.map(&:backlog)
-    assert_equal [8, 7], workers.map(&:busy), "before Puma 6.5: running - pool_capacity + backlog"
-    assert_equal [55, 50], workers.map(&:requests)
-  end
-
-  def test_puma_single_mode_stands_for_its_one_process
-    single = { "backlog" => 1, "running" => 5, "pool_capacity" => 0, "busy_threads" => 6, "max_threads" => 5, "requests_count" => 9 }
-    w = Rackbench::Sampling::PumaStats.parse(single, pid: 77).first
-    assert_equal [77, 1, 6, 9, nil], [w.pid, w.backlog, w.busy, w.requests, w.checkin]
-  end
-
   # A cluster reading from before the workers' first check-in in the trial shows the warm-up.
   def test_summary_skips_cluster_readings_older_than_the_trial
     stale = { "workers" => [{ "pid" => 1, "backlog" => 6, "busy" => 11, "threads" => 5, "checkin" => "T1" }] }
@@ -68,7 +47,7 @@ class QueuesTest < Minitest::Test
 
   def test_sources_that_fail_are_unknown_with_their_reason
     failing = Object.new
-    def failing.read = raise(Rackbench::Sampling::PumaStats::Error, "Puma's control app answered 403")
+    def failing.read = raise(Rackbench::Server::PumaStats::Error, "Puma's control app answered 403")
 
     port = TCPServer.open("127.0.0.1", 0) { |s| s.addr[1] }
     queues = Rackbench::Sampling::Queues.new(listeners: { "server" => port }, server_stats: failing, interval: 0.05).start

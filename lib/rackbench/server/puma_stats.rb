@@ -7,9 +7,10 @@ require_relative "../process_control/http_probe"
 require_relative "../clock"
 
 module Rackbench
-  module Sampling
+  module Server
     # Puma's own view of its queue, read from its control app (GET
-    # /stats?token=, started by Server::Puma's config file).
+    # /stats?token=, started by Puma's config file: Server::Puma#stats_reader
+    # makes one, and Sampling::Queues reads it).
     #
     # Per worker (cluster mode) or for the one process (single mode):
     # backlog = requests accepted and parsed that wait for a thread (the
@@ -20,10 +21,10 @@ module Rackbench
     # every worker_check_interval (1 s as rackbench starts Puma), so a reading
     # is up to 1 s old and a 5 Hz series repeats values; in single mode they
     # are live, but the control app shares the app's process and GVL, so a
-    # reading may wait for a CPU-bound app (hence its own thread in Queues).
+    # reading may wait for a CPU-bound app (hence its own thread in Sampling::Queues).
     # checkin: when a cluster worker last reported (nil in single mode): a
     # reading whose check-in predates the trial still shows the load before
-    # it (the warm-up), so QueueSummary keeps only readings after a fresh one.
+    # it (the warm-up), so Sampling::QueueSummary keeps only readings after a fresh one.
     class PumaStats
       Worker = Struct.new(:pid, :index, :backlog, :busy, :threads, :requests, :checkin, keyword_init: true)
 
