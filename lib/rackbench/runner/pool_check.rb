@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../server"
+require_relative "../sampling/probe_files"
+require_relative "diagnostics"
 
 module Rackbench
   class Runner
@@ -14,6 +16,16 @@ module Rackbench
     # for the length of a request there).
     module PoolCheck
       module_function
+
+      # Once per session, after the first warm-up: the warning (or nil) from
+      # what the probe wrote in the workers, read from the server's directory
+      # (nothing when the probe wrote nothing).
+      def after_warm_up(setup, server_dir)
+        dir = Diagnostics.probe_dir(server_dir)
+        return nil unless File.directory?(dir)
+
+        warning(setup, Sampling::ProbeFiles.new(dir).read)
+      end
 
       # setup: a Setup; readings: ProbeFiles#read ({pid => snapshot}); the warning or nil.
       def warning(setup, readings)

@@ -5,7 +5,7 @@ require "json"
 
 # A user's app gets a generated SECRET_KEY_BASE (Workload::App#env); the run
 # directory records the server's environment with the secret masked
-# (Session#redact) and holds the real value nowhere. The app writes the
+# (Session::StoredEnv.redact) and holds the real value nowhere. The app writes the
 # value it received to a file outside the run directory, to compare.
 class SecretsIntegrationTest < Minitest::Test
   def test_setups_jsonl_masks_the_generated_secret

@@ -7,6 +7,7 @@ require_relative "../../server"
 require_relative "../../plan/setup"
 require_relative "../../stats/summary"
 require_relative "racing"
+require_relative "knee_search"
 
 module Rackbench
   module Search
@@ -44,9 +45,9 @@ module Rackbench
         MAX_STEPS = 4
         Result = Struct.new(:edge, :confirmed, keyword_init: true)
 
-        # ladder: server -> the thread counts tried (Tune#ladder); knee:
-        # entry -> searches its knee as round 2 does (Tune#search_knee).
-        def initialize(state, entries:, confirmed:, limits:, band:, cores:, max_workers:, ladder:, knee:, steps: MAX_STEPS)
+        # ladders: {server => thread counts} replacing a server's own ladder
+        # (--puma-threads); a step's knee is searched as round 2 does (KneeSearch).
+        def initialize(state, entries:, confirmed:, limits:, band:, cores:, max_workers:, ladders: {}, steps: MAX_STEPS)
           @s = state
           @entries = entries
           @confirmed = confirmed
@@ -54,8 +55,7 @@ module Rackbench
           @band = band
           @cores = cores
           @max_workers = max_workers
-          @ladder = ladder
-          @knee = knee
+          @ladders = ladders
           @steps = steps
         end
 
@@ -88,7 +88,7 @@ module Rackbench
         def try_step(leader, setup, direction, bound, why = nil)
           return edge_done(leader, bound == "memory", bound, "#{setup.label} is past it: #{why}") if bound
 
-          unless @s.deadline.allows?(@s.lab.probe_cost + @s.lab.knee_cost(Tune::KNEE_LEVELS))
+          unless @s.deadline.allows?(@s.lab.probe_cost + @s.lab.knee_cost(KneeSearch::LEVELS))
             @s.stop!("time budget")
             return edge_done(leader, false, "time budget", "no time left to try #{setup.label} past the #{direction} edge")
           end
@@ -107,7 +107,7 @@ module Rackbench
                              "no gain beyond the noise band#{cpu_bound?(step) ? " with the machine's CPU #{busy_pct(step)}% busy" : ''}")
           end
 
-          @knee.call(step)
+          KneeSearch.new(@s).call(step)
           record_step(step, direction)
           if (slipped = client_bound(step))
             return edge_done(leader, false, "load generator", "the knee search of #{setup.label} was limited by the load " \
@@ -145,7 +145,7 @@ module Rackbench
           s = leader.setup
           spec = Server::ADAPTERS.fetch(s.server)
           threaded = !spec.threads.nil?
-          top_threads = (@ladder.call(s.server) + tried(:threads)).max
+          top_threads = (ladder(s.server) + tried(:threads)).max
           if threaded && s.threads >= top_threads
             more = THREAD_STEPS.find { |t| t > s.threads } or return nil
             return [Setup.parse("#{s.server} x#{s.workers}:#{more}"), "threads", nil]
@@ -159,6 +159,11 @@ module Rackbench
           return [setup, "workers", "memory", limit.note] if limit.fit && more > limit.fit
 
           [setup, "workers", nil]
+        end
+
+        # The thread counts tried for server: its ladder, or the one given for it.
+        def ladder(server)
+          @ladders[server] || Server.adapter_class(server).thread_ladder
         end
 
         def tried(what)
