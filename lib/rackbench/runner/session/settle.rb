@@ -25,12 +25,10 @@ module Rackbench
         # True once the server answered; false when it was still busy at the deadline.
         def call
           deadline = Clock.now + @within
-          until ProcessControl::HttpProbe.get(@host, @port, @path, timeout: [deadline - Clock.now, 0.5].max, tls: @tls)
-            return false if Clock.now > deadline
-
-            sleep 0.05
+          answered = Clock.wait_until(deadline, every: 0.05) do
+            ProcessControl::HttpProbe.get(@host, @port, @path, timeout: [deadline - Clock.now, 0.5].max, tls: @tls)
           end
-          true
+          answered ? true : false
         end
       end
     end
