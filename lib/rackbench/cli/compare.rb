@@ -3,6 +3,7 @@
 require_relative "command"
 require_relative "../store/run_dir"
 require_relative "../stats/compare"
+require_relative "../stats/margin"
 require_relative "../report/comparison"
 require_relative "options"
 require_relative "compare_pairs"
@@ -89,10 +90,8 @@ module Rackbench
 
       # The margin (a share) and where it came from.
       def margin(opts, store_a)
-        return [opts[:margin], "--margin"] if opts[:margin]
-
-        stored = store_a.meta.dig("config", "margin")
-        stored.is_a?(Numeric) && stored.positive? && stored < 1 ? [stored.to_f, "RUN_A's"] : [Stats::Decision::DEFAULT_MARGIN, "the default"]
+        share, source = Stats::Margin.choose(opts[:margin], store_a.meta)
+        [share, { given: "--margin", stored: "RUN_A's", default: "the default" }.fetch(source)]
       end
 
       # Two load engines measure differently (ab speaks HTTP/1.0 without

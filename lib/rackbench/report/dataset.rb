@@ -4,6 +4,7 @@ require_relative "../stats/cells"
 require_relative "../stats/metrics"
 require_relative "../stats/interval"
 require_relative "../stats/decisions"
+require_relative "../stats/margin"
 
 module Rackbench
   module Report
@@ -23,7 +24,7 @@ module Rackbench
       # calibration: calibration.jsonl's lines (the CPU-speed calibrations).
       def initialize(meta:, trials:, setup_rows: [], path: nil, margin: nil, calibration: [])
         @meta = meta.is_a?(Hash) ? meta : {}
-        @margin = margin || @meta.dig("config", "margin") || Stats::Decision::DEFAULT_MARGIN
+        @margin = Stats::Margin.of(margin, @meta)
         @trials = trials
         @setup_rows = setup_rows
         @path = path

@@ -3,12 +3,13 @@
 require "stringio"
 require_relative "../formats"
 require_relative "../table"
+require_relative "../../stats/margin"
 
 module Rackbench
   module Report
     Formats.register("table", order: 1, help: "the terminal table", options: %i[why]) do |store, opts|
       io = StringIO.new
-      Table.new(store.trials, setups: store.setups, io: io, margin: opts[:margin] || store.meta.dig("config", "margin"),
+      Table.new(store.trials, setups: store.setups, io: io, margin: Stats::Margin.of(opts[:margin], store.meta),
                               why: opts[:why], run_dir: store.path, split: store.meta.dig("config", "probe") == true,
                               config: store.meta["config"]).render
       io.string
