@@ -3,6 +3,7 @@
 require "test_helper"
 require "json"
 require "open3"
+require "shellwords"
 require_relative "../support/user_shell"
 
 # The README's commands, run as written by a user: `bundle exec rackbench`
@@ -52,7 +53,11 @@ class ReadmeCommandsTest < Minitest::Test
   # Iodine and Agoo are opt-in: --help says so), no --out. Then README line 2
   # in the same clone, after the run, narrowed to one test file (TEST=) to
   # keep CI's time: bin/setup again, then `rake test`'s lint over the clone
-  # holding the run's generated files, then that file's tests.
+  # holding the run's generated files, then that file's tests. Between the
+  # two, a second run to a relative --out that .gitignore does not list, and
+  # RuboCop on the generated config files alone, which finds offenses: lint
+  # reads the files git tracks, never what rackbench wrote (this clone, its
+  # run and its lint serve both checks; they were lint_after_run_test.rb's own).
   def test_the_default_run_measures_every_installed_server
     clone = File.join(@cwd, "clone")
     _out, err, st = capture_with_timeout("git", "clone", "-q", Rackbench::UserShell::ROOT, clone, timeout: 120)
@@ -81,11 +86,36 @@ class ReadmeCommandsTest < Minitest::Test
     assert File.file?(File.join(dir, "report.html"))
     assert_the_readme_example_is_this_output(res.stdout)
 
+    assert_lint_ignores_what_runs_wrote(clone, shell)
     assert_equal "bin/setup && bundle exec rake test", setup_and_test
     tests = Rackbench::UserShell.new(clone, clone: true, env: { "TEST" => "test/unit/plan/setup_test.rb" }).sh(setup_and_test, timeout: 900)
     assert_equal 0, tests.status, "#{tests.stdout[-3000..]}\n#{tests.stderr}"
     assert_match(/no offenses detected/, tests.stdout, "lint passed in the clone after the run")
+    inspected = tests.stdout[/(\d+) files inspected/, 1].to_i
+    tracked = IO.popen(%w[git ls-files], chdir: clone, &:readlines).count { |f| f.match?(/\.(rb|ru|gemspec)$|Gemfile$|Rakefile$|^exe\//) }
+    assert_operator inspected, :<=, tracked, "only tracked files are inspected"
     assert_match(/^\d+ runs, \d+ assertions, 0 failures, 0 errors, 0 skips$/, tests.stdout)
+  end
+
+  # After the default run (into ./rackbench-runs), a run into a relative
+  # --out that .gitignore does not list: both leave the servers' generated
+  # config files (puma.rb, unicorn.rb) in the clone, and those are not this
+  # project's style: RuboCop on them alone finds offenses (so the clean lint
+  # that follows shows it never read them).
+  def assert_lint_ignores_what_runs_wrote(clone, shell)
+    second = shell.sh("bundle exec exe/rackbench run -s 'puma x2:1' -s 'unicorn x2' -e /hello -c 1 -d 0.5 --warmup 0 --out runs/first")
+    assert_equal 0, second.status, second.stderr
+    generated = Dir.glob(File.join(clone, "{rackbench-runs,runs}/**/*.rb"))
+    assert_operator generated.size, :>=, 2, "the runs wrote the servers' config files (puma.rb, unicorn.rb)"
+    assert(generated.any? { |f| f.start_with?(File.join(clone, "runs/")) }, "the relative --out wrote its own")
+    lint = shell.sh("bundle exec rubocop --format simple #{generated.shelljoin}", timeout: 300)
+    text = lint.stdout + lint.stderr
+    assert_match(/offenses? detected/, text)
+    refute_match(/no offenses detected/, text)
+    # Plain `rubocop` finds the files itself; .rubocop.yml excludes the default run directory.
+    listed = shell.sh("bundle exec rubocop -L", timeout: 300)
+    assert_equal 0, listed.status, listed.stderr
+    assert_empty listed.stdout.lines.grep(%r{(\A|/)rackbench-runs/}), "rubocop lists no file of rackbench-runs/"
   end
 
   # One line of the Answer block: "  /hello c=8: falcon x2 11731 req/s vs puma x2:5 10116: <decision>".

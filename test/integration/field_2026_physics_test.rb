@@ -4,6 +4,7 @@ require "test_helper"
 require "json"
 require "rackbench/server"
 require "rackbench/stats/verdict"
+require "rackbench/sampling/noise"
 require "rackbench/plan/setup"
 require "rackbench/ports"
 require "rackbench/workload/arena"
@@ -21,16 +22,33 @@ require "rackbench/process_control/http_probe"
 class Field2026PhysicsTest < Minitest::Test
   PAUSE = 0.05
 
+  # Each setup's trial by its label. A run boots and measures its setups one
+  # after the other, each on its own, so a setup whose trial says other
+  # processes took the CPU (Sampling::Noise.foreign?) is measured again in a
+  # run of the setups that were crowded only, ATTEMPTS runs in all (as
+  # quiet_measurement does for a whole run, without measuring again the
+  # setups whose trials were quiet); the last trial stands, whatever it says.
+  ATTEMPTS = 3
+
   def run_setups(setups, endpoint, concurrency)
-    quiet_measurement do
-      require_tool!("wrk")
-      setups.each { |s| require_tool!(s[/\A\w+/], Rackbench::Server.adapter(s[/\A\w+/]).available?) }
-      dir = File.join(tmpdir, "run")
-      status, _out, err = run_cli("run", *setups.flat_map { |s| ["-s", s] }, "-e", endpoint, "-c", concurrency, "-d", "2",
-                                  "--warmup", "1", "-q", "-o", dir)
-      assert_equal 0, status, err
-      File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.to_h { |t| [t["setup"], t] }
+    require_tool!("wrk")
+    setups.each { |s| require_tool!(s[/\A\w+/], Rackbench::Server.adapter(s[/\A\w+/]).available?) }
+    records = {}
+    ATTEMPTS.times do
+      todo = setups.reject { |s| records.key?(s) && !Rackbench::Sampling::Noise.foreign?(records[s]) }
+      break if todo.empty?
+
+      records.merge!(run_once(todo, endpoint, concurrency))
     end
+    records
+  end
+
+  def run_once(setups, endpoint, concurrency)
+    dir = File.join(tmpdir, "run")
+    status, _out, err = run_cli("run", *setups.flat_map { |s| ["-s", s] }, "-e", endpoint, "-c", concurrency, "-d", "2",
+                                "--warmup", "1", "-q", "-o", dir)
+    assert_equal 0, status, err
+    File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }.to_h { |t| [t["setup"], t] }
   end
 
   def verdict_of(record, *expected)

@@ -7,9 +7,10 @@ require "rackbench/workload/arena"
 require "rackbench/process_control/http_probe"
 
 # Shared contract test for server adapters (Rack::Lint's idea applied to
-# servers): the including class defines #setup_label. Each test boots the real
-# server on the arena app, checks what it serves and which processes it has,
-# stops it, and checks nothing of it is left.
+# servers): the including class defines #setup_label. One test boots the real
+# server on the arena app (once per server), checks what it serves and which
+# processes it has, stops it with requests in flight, and checks it stopped
+# gracefully and nothing of it is left.
 module ServerContract
   # Passenger comes from a Debian package (bin/setup): skipped where it is
   # missing, failed in CI (require_tool!).
@@ -72,25 +73,13 @@ module ServerContract
     assert_kind_of String, klass.deploy_command(rb_setup) if files.any?
   end
 
-  # Stopped while every worker is busy (as a Ctrl-C mid-trial stops it):
-  # its graceful signal ends it, with no KILL after --stop-timeout. A
-  # Unicorn QUIT sent to the whole group left a busy worker asleep for a
-  # minute, and the stop ended in KILL.
-  def test_stops_gracefully_with_requests_in_flight
-    instance = boot
-    n = 2 * instance.workers.size
-    busy = Array.new(n) do
-      Thread.new { Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/pause/0.5", timeout: 10) rescue nil }
-    end
-    sleep 0.2 # the requests reach the workers
-    instance.stop
-    busy.each(&:join)
-    refute_match(/SIGKILL/, instance.child.exit_summary, "stopped by its graceful signal (#{adapter.graceful_signal})")
-  ensure
-    instance&.stop
-  end
-
-  def test_boots_serves_finds_workers_and_stops_clean
+  # One boot for the whole lifecycle (a boot costs seconds; the checks
+  # milliseconds): it serves, its workers are found, and then, stopped while
+  # every worker is busy (as a Ctrl-C mid-trial stops it), its graceful
+  # signal ends it with no KILL after --stop-timeout, leaving no process and
+  # no listening port. A Unicorn QUIT sent to the whole group left a busy
+  # worker asleep for a minute, and the stop ended in KILL.
+  def test_boots_serves_finds_workers_and_stops_gracefully_and_clean
     instance = boot
     res = Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/server")
     assert_equal 200, res.status
@@ -101,7 +90,14 @@ module ServerContract
     assert_equal expected, workers.size, "worker processes found: #{workers.map(&:pid)}"
     assert_includes workers.map(&:pid), info["pid"], "the request was served by a worker we found"
     all = instance.processes
+    n = 2 * workers.size
+    busy = Array.new(n) do
+      Thread.new { Rackbench::ProcessControl::HttpProbe.get("127.0.0.1", instance.port, "/pause/0.5", timeout: 10) rescue nil }
+    end
+    sleep 0.2 # the requests reach the workers
     instance.stop
+    busy.each(&:join)
+    refute_match(/SIGKILL/, instance.child.exit_summary, "stopped by its graceful signal (#{adapter.graceful_signal})")
     refute instance.alive?
     survivors = all.select { |e| Rackbench::System::ProcessTree.alive?(e) }
     assert_empty survivors, "left running: #{survivors.map(&:pid)}"
