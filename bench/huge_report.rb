@@ -6,17 +6,20 @@
 # appended in batches), then renders it once in each format, each in a fresh
 # child process (`rackbench report DIR --format F`, its standard output a
 # file), and prints the wall time (monotonic clock, the child's whole life)
-# and the child's peak RSS (VmHWM of /proc/self/status, read as it exits).
+# and CPU time, and the child's peak RSS (VmHWM of /proc/self/status, read
+# as it exits).
 #
 # The run: SETUPS setups x (CELLS / SETUPS / 2) endpoints x 2 levels, one
 # repetition each (so trials = cells, and every pair of setups is compared
 # cell by cell), each trial a full record as the runner stores it (latency
 # percentiles, errors by kind, memory, CPU, command line).
 #
-#   bundle exec ruby -Ilib bench/huge_report.rb [CELLS] [FORMAT ...] [--dir DIR]
+#   bundle exec ruby -Ilib bench/huge_report.rb [CELLS] [FORMAT ...] [--dir DIR] [--lib DIR]
 #
 # CELLS: default 100000; FORMAT: default every format; --dir DIR: keep the
-# run directory there (written when DIR does not exist yet, else reused).
+# run directory there (written when DIR does not exist yet, else reused);
+# --lib DIR: render with the rackbench in DIR (an older checkout's lib/, to
+# compare: `git archive OLD lib | tar -x -C /tmp/old`).
 #
 # Times are of one render on whatever else the machine runs; the peak RSS is
 # not affected by a busy machine.
@@ -32,7 +35,9 @@ LIMIT_MB = 500
 SETUPS = ["puma x2:5", "unicorn x2"].freeze
 LEVELS = [8, 16].freeze
 
+$stdout.sync = true
 keep = ARGV.index("--dir")&.then { |i| ARGV.slice!(i, 2).last }
+LIB = File.expand_path(ARGV.index("--lib")&.then { |i| ARGV.slice!(i, 2).last } || File.join(__dir__, "../lib"))
 cells = Integer(ARGV.shift || 100_000)
 formats = ARGV.empty? ? Rackbench::Report::Formats.names : ARGV
 
@@ -86,7 +91,8 @@ CHILD = <<~RUBY
   require "rackbench/cli"
   status = Rackbench::CLI.call(ARGV, out: $stdout, err: $stderr, env: ENV.to_h)
   $stdout.flush
-  $stderr.puts "VmHWM " + File.read("/proc/self/status")[/VmHWM:\\s+(\\d+)/, 1]
+  $stderr.puts "VmHWM " + File.read("/proc/self/status")[/VmHWM:\\s+(\\d+)/, 1] +
+               " CPU " + Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID).to_s
   exit status
 RUBY
 
@@ -94,14 +100,14 @@ def render(dir, format, tmp)
   out = File.join(tmp, "out.#{format}")
   err = File.join(tmp, "err.#{format}")
   t0 = Rackbench::Clock.now
-  pid = Process.spawn(RbConfig.ruby, "-I#{File.expand_path('../lib', __dir__)}", "-e", CHILD, "report", dir, "--format", format,
+  pid = Process.spawn(RbConfig.ruby, "-I#{LIB}", "-e", CHILD, "report", dir, "--format", format,
                       out: out, err: err)
   _, status = Process.wait2(pid)
   seconds = Rackbench::Clock.now - t0
   text = File.read(err)
   raise "report --format #{format} failed (#{status.exitstatus}): #{text.lines.last(3).join}" unless status.success?
 
-  [seconds, Integer(text[/VmHWM (\d+)/, 1]) / 1024.0, File.size(out) / 1024.0 / 1024]
+  [seconds, Float(text[/ CPU ([\d.]+)/, 1]), Integer(text[/VmHWM (\d+)/, 1]) / 1024.0, File.size(out) / 1024.0 / 1024]
 end
 
 Dir.mktmpdir("rackbench-huge") do |tmp|
@@ -114,11 +120,11 @@ Dir.mktmpdir("rackbench-huge") do |tmp|
     printf("wrote %d cells (%d trials, %.0f MB trials.jsonl) in %.1f s\n", n, n, File.size(File.join(dir, "trials.jsonl")) / 1024.0 / 1024,
            Rackbench::Clock.now - t0)
   end
-  printf("%-6s %9s %9s %10s  %s\n", "format", "seconds", "peak MB", "output MB", "within #{LIMIT_S} s and #{LIMIT_MB} MB")
+  printf("%-6s %9s %9s %9s %10s  %s\n", "format", "seconds", "CPU s", "peak MB", "output MB", "within #{LIMIT_S} s and #{LIMIT_MB} MB")
   failed = formats.reject do |format|
-    seconds, peak, size = render(dir, format, tmp)
+    seconds, cpu, peak, size = render(dir, format, tmp)
     ok = seconds < LIMIT_S && peak < LIMIT_MB
-    printf("%-6s %9.1f %9.0f %10.1f  %s\n", format, seconds, peak, size, ok ? "yes" : "NO")
+    printf("%-6s %9.1f %9.1f %9.0f %10.1f  %s\n", format, seconds, cpu, peak, size, ok ? "yes" : "NO")
     ok
   end
   exit(failed.empty? ? 0 : 1)

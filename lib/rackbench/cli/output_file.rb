@@ -19,12 +19,17 @@ module Rackbench
         @file = nil
       end
 
-      def write(*texts)
-        (@file ||= File.open(@path, "w")).write(*texts)
-      end
+      def write(*texts) = file.write(*texts)
+      def puts(*lines) = file.puts(*lines)
 
       def close
         @file&.close
+      end
+
+      private
+
+      def file
+        @file ||= File.open(@path, "w")
       end
     end
   end

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "stringio"
 require_relative "dataset"
 require_relative "number_format"
 require_relative "warmup_curve"
@@ -27,15 +28,20 @@ module Rackbench
       end
 
       def render
-        out = +"## rackbench: #{esc(run_name)}\n\n#{environment_line}\n"
-        return out << "\nNo trials are stored in this run directory yet.\n" << failures if @data.trials.empty?
+        StringIO.new.tap { |io| write(io) }.string
+      end
 
-        out << answer << decisions
-        @data.endpoints.each { |endpoint| out << "\n" << endpoint_table(endpoint) }
-        out << notes << verdicts
-        out << WarmupCurve.markdown(@data.trials, escape: method(:esc))
-        out << failures
-        out << "\n#{method_note}\n"
+      # Into io a part at a time (each endpoint's tables as they are made):
+      # a run of 100,000 cells is never one String (issue 35).
+      def write(io)
+        io.write("## rackbench: #{esc(run_name)}\n\n#{environment_line}\n")
+        return io.write("\nNo trials are stored in this run directory yet.\n", failures) if @data.trials.empty?
+
+        io.write(answer, decisions)
+        @data.endpoints.each { |endpoint| io.write("\n", endpoint_table(endpoint)) }
+        io.write(notes)
+        verdicts(io)
+        io.write(WarmupCurve.markdown(@data.trials, escape: method(:esc)), failures, "\n#{method_note}\n")
       end
 
       # Escapes what Markdown or the HTML GitHub allows in it would interpret.
@@ -65,29 +71,36 @@ module Rackbench
         lines.empty? ? "" : "\n#{lines.map { |l| l.start_with?('  ') ? "  - #{esc(l.strip)}" : "- #{esc(l)}" }.join("\n")}\n"
       end
 
-      # What limited each cell: the labels as a table per endpoint, then every
-      # reason (Stats::Verdict's numbers) folded under them.
-      def verdicts
-        return "" if @data.cells.cells.empty?
+      # What limited each cell: the labels as a table per endpoint (written
+      # as made), then every reason (Stats::Verdict's numbers) folded under them.
+      def verdicts(io)
+        return if @data.cells.cells.empty?
 
-        reasons = []
-        tables = @data.endpoints.map do |endpoint|
-          levels = @data.cells.levels(endpoint)
-          rows = @data.cells.setups(endpoint).map do |setup|
-            labels = levels.map do |level|
-              cell = @data.cells[endpoint, setup, level] or next "–"
-              v = Stats::Verdict.for_cell(cell.trials)
-              reasons << "- #{esc(ValidityNotes.name(@data.cells, cell))}: **#{esc(v.label)}**: #{esc(v.reason)}"
-              reasons.concat(trust(cell, v))
-              esc(VerdictGrid.short(v.label))
-            end
-            "| #{esc(setup)} | #{labels.join(' | ')} |"
-          end
-          ["| #{esc(endpoint)} | #{levels.map { |c| @data.cells.level_label(c) }.join(' | ')} |",
-           "| --- | #{levels.map { '---' }.join(' | ')} |", *rows].join("\n")
+        reasons = [] # one String a line: "\n"-joined below, as written
+        io.write("\n**What limited each cell** (Stats::Verdict)\n\n")
+        @data.endpoints.each_with_index do |endpoint, i|
+          io.write("\n\n") if i.positive?
+          io.write(verdict_table(endpoint, reasons))
         end
-        "\n**What limited each cell** (Stats::Verdict)\n\n#{tables.join("\n\n")}\n\n" \
-          "<details><summary>Why: each cell's reasons</summary>\n\n#{reasons.join("\n")}\n\n</details>\n"
+        io.write("\n\n<details><summary>Why: each cell's reasons</summary>\n\n")
+        reasons.each_with_index { |line, i| io.write(i.zero? ? line : "\n#{line}") }
+        io.write("\n\n</details>\n")
+      end
+
+      def verdict_table(endpoint, reasons)
+        levels = @data.cells.levels(endpoint)
+        rows = @data.cells.setups(endpoint).map do |setup|
+          labels = levels.map do |level|
+            cell = @data.cells[endpoint, setup, level] or next "–"
+            v = Stats::Verdict.for_cell(cell.trials)
+            reasons << "- #{esc(ValidityNotes.name(@data.cells, cell))}: **#{esc(v.label)}**: #{esc(v.reason)}"
+            reasons.concat(trust(cell, v))
+            esc(VerdictGrid.short(v.label))
+          end
+          "| #{esc(setup)} | #{labels.join(' | ')} |"
+        end
+        ["| #{esc(endpoint)} | #{levels.map { |c| @data.cells.level_label(c) }.join(' | ')} |",
+         "| --- | #{levels.map { '---' }.join(' | ')} |", *rows].join("\n")
       end
 
       # Under a cell's reason: its Little's-law note (wrk's correction marked

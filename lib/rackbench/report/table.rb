@@ -89,7 +89,7 @@ module Rackbench
       private
 
       def decisions
-        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@config))
+        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@config), cells: @cells)
       end
 
       def render_endpoint(endpoint)
