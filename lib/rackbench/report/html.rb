@@ -104,7 +104,8 @@ module Rackbench
         body do |part|
           next if part.nil?
 
-          io.write(first ? part : "\n#{part}")
+          io.write("\n") unless first
+          part.is_a?(Enumerator) ? part.each { |piece| io.write(piece) } : io.write(part)
           first = false
         end
         io.write("\n<script type=\"application/json\" id=\"rackbench-data\">{\"charts\":[")
@@ -151,7 +152,7 @@ module Rackbench
           @data.endpoints.each_with_index { |e, i| yield endpoint_section(e, i) }
           yield resources
         end
-        [section("warnings", "Warnings", @sections.warnings), section("method", "Method", @sections.method_list),
+        [streamed("warnings", "Warnings", @sections.method(:each_warnings_piece)), section("method", "Method", @sections.method_list),
          section("environment", "Environment", @sections.environment), section("setups", "Server boots", @sections.setups_table)].each(&part)
       end
 
@@ -166,8 +167,20 @@ module Rackbench
       end
 
       def answer
+        return streamed("answer", "Answer", @answer.method(:each_piece)) if @answer.respond_to?(:each_piece) && @answer.entries.any?
+
         content = @answer.render
         content.empty? ? nil : section("answer", "Answer", content)
+      end
+
+      # A section whose content comes a piece at a time (pieces: a method
+      # yielding them), written as it comes: section(id, heading, the pieces joined).
+      def streamed(id, heading, pieces)
+        Enumerator.new do |y|
+          y << "<section id=\"#{h(id)}\"><h2>#{h(heading)}</h2>"
+          pieces.call { |piece| y << piece }
+          y << "</section>"
+        end
       end
 
       def capacity_sections

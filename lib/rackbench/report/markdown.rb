@@ -57,7 +57,7 @@ module Rackbench
       def answer
         return "" if @data.setups.size < 2
 
-        entries = AnswerText.entries(@data.trials, @data.decisions)
+        entries = AnswerText.entries(@data.trials, @data.decisions, cells: @data.cells)
         return "" if entries.empty?
 
         lines = entries.map { |e| AnswerText.line(e) } + AnswerText.footnotes(entries)
