@@ -39,7 +39,7 @@ module Rackbench
         parts.each_with_index do |(key, value), i|
           io.write(i.zero? ? "\n  " : ",\n  ")
           io.write("#{JSON.generate(key)}: ")
-          value.is_a?(Enumerator::Lazy) ? write_list(io, value) : io.write(nested(JSON.pretty_generate(value), "  "))
+          value.is_a?(Enumerator::Lazy) ? write_list(io, value) : io.write(pretty(value, 1))
         end
         io.write("\n}\n")
       end
@@ -88,17 +88,18 @@ module Rackbench
         empty = true
         items.each do |item|
           io.write(empty ? "[\n    " : ",\n    ")
-          io.write(nested(JSON.pretty_generate(item), "    "))
+          io.write(pretty(item, 2))
           empty = false
         end
-        io.write(empty ? nested(JSON.pretty_generate([]), "  ") : "\n  ]")
+        io.write(empty ? pretty([], 1) : "\n  ]")
       end
 
-      # A pretty-printed value placed at a depth: every line after its first
-      # indented (JSON strings hold no raw newline, so each is a line break),
-      # but for the blank line the generator puts in an empty list.
-      def nested(text, indent)
-        text.gsub(/\n(?=[^\n])/, "\n#{indent}")
+      # A value as JSON.pretty_generate writes it nested depth levels deep
+      # (its lines after the first indented two spaces a level).
+      def pretty(value, depth)
+        state = (@states ||= {})[depth] ||= JSON::State.new(indent: "  ", space: " ", object_nl: "\n", array_nl: "\n")
+        state.depth = depth
+        state.generate(value)
       end
 
       def method_section

@@ -71,31 +71,48 @@ module Rackbench
         lines.empty? ? "" : "\n#{lines.map { |l| l.start_with?('  ') ? "  - #{esc(l.strip)}" : "- #{esc(l)}" }.join("\n")}\n"
       end
 
-      # What limited each cell: the labels as a table per endpoint (written
-      # as made), then every reason (Stats::Verdict's numbers) folded under them.
+      # What limited each cell: the labels as a table per endpoint, then
+      # every reason (Stats::Verdict's numbers) folded under them, each
+      # written as made: the reasons in a second pass over the cells (a huge
+      # run's 100,000 reasons are never held at once).
       def verdicts(io)
         return if @data.cells.cells.empty?
 
-        reasons = [] # one String a line: "\n"-joined below, as written
         io.write("\n**What limited each cell** (Stats::Verdict)\n\n")
         @data.endpoints.each_with_index do |endpoint, i|
           io.write("\n\n") if i.positive?
-          io.write(verdict_table(endpoint, reasons))
+          io.write(verdict_table(endpoint))
         end
         io.write("\n\n<details><summary>Why: each cell's reasons</summary>\n\n")
-        reasons.each_with_index { |line, i| io.write(i.zero? ? line : "\n#{line}") }
+        first = true
+        each_reason do |line|
+          io.write(first ? line : "\n#{line}")
+          first = false
+        end
         io.write("\n\n</details>\n")
       end
 
-      def verdict_table(endpoint, reasons)
+      # Every cell's reason lines, in the tables' order.
+      def each_reason(&line)
+        @data.endpoints.each do |endpoint|
+          levels = @data.cells.levels(endpoint)
+          @data.cells.setups(endpoint).each do |setup|
+            levels.each do |level|
+              cell = @data.cells[endpoint, setup, level] or next
+              v = Stats::Verdict.for_cell(cell.trials)
+              yield "- #{esc(ValidityNotes.name(@data.cells, cell))}: **#{esc(v.label)}**: #{esc(v.reason)}"
+              trust(cell, v).each(&line)
+            end
+          end
+        end
+      end
+
+      def verdict_table(endpoint)
         levels = @data.cells.levels(endpoint)
         rows = @data.cells.setups(endpoint).map do |setup|
           labels = levels.map do |level|
             cell = @data.cells[endpoint, setup, level] or next "–"
-            v = Stats::Verdict.for_cell(cell.trials)
-            reasons << "- #{esc(ValidityNotes.name(@data.cells, cell))}: **#{esc(v.label)}**: #{esc(v.reason)}"
-            reasons.concat(trust(cell, v))
-            esc(VerdictGrid.short(v.label))
+            esc(VerdictGrid.short(Stats::Verdict.for_cell(cell.trials).label))
           end
           "| #{esc(setup)} | #{labels.join(' | ')} |"
         end
