@@ -37,9 +37,10 @@ module Rackbench
         io.write("## rackbench: #{esc(run_name)}\n\n#{environment_line}\n")
         return io.write("\nNo trials are stored in this run directory yet.\n", failures) if @data.trials.empty?
 
-        io.write(answer, decisions)
+        answer(io)
+        io.write(decisions)
         @data.endpoints.each { |endpoint| io.write("\n", endpoint_table(endpoint)) }
-        io.write(notes)
+        notes(io)
         verdicts(io)
         io.write(WarmupCurve.markdown(@data.trials, escape: method(:esc)), failures, "\n#{method_note}\n")
       end
@@ -54,21 +55,34 @@ module Rackbench
       def esc(text) = self.class.escape(text)
 
       # The answer first: per endpoint, the leader and the decision against the next.
-      def answer
-        return "" if @data.setups.size < 2
+      def answer(io)
+        return if @data.setups.size < 2
 
         entries = AnswerText.entries(@data.trials, @data.decisions, cells: @data.cells)
-        return "" if entries.empty?
+        return if entries.empty?
 
-        lines = entries.map { |e| AnswerText.line(e) } + AnswerText.footnotes(entries)
-        "\n**#{esc(AnswerText::HEAD.chomp(':'))}**\n\n#{lines.map { |l| "- #{esc(l)}" }.join("\n")}\n"
+        io.write("\n**#{esc(AnswerText::HEAD.chomp(':'))}**\n\n")
+        list(io, entries.lazy.map { |e| AnswerText.line(e) }.chain(AnswerText.footnotes(entries))) { |l| "- #{esc(l)}" }
       end
 
       # Under the tables: what "?" and "~" mark, and wrk's latency correction as a note.
-      def notes
+      def notes(io)
         lines = ValidityNotes.lines(@data.cells) + QuietNotes.lines(@data.trials).grep(/\A~/) +
                 [ProtocolNote.line(@data.trials)].compact
-        lines.empty? ? "" : "\n#{lines.map { |l| l.start_with?('  ') ? "  - #{esc(l.strip)}" : "- #{esc(l)}" }.join("\n")}\n"
+        return if lines.empty?
+
+        io.write("\n")
+        list(io, lines) { |l| l.start_with?("  ") ? "  - #{esc(l.strip)}" : "- #{esc(l)}" }
+      end
+
+      # Lines written one at a time as the block shapes them, "\n" after each.
+      def list(io, lines)
+        first = true
+        lines.each do |line|
+          io.write(first ? yield(line) : "\n#{yield(line)}")
+          first = false
+        end
+        io.write("\n")
       end
 
       # What limited each cell: the labels as a table per endpoint, then
