@@ -72,7 +72,14 @@ module Rackbench
         return if lines.empty?
 
         io.write("\n")
-        list(io, lines) { |l| l.start_with?("  ") ? "  - #{esc(l.strip)}" : "- #{esc(l)}" }
+        lines.each_with_index do |line, i|
+          indented = line.start_with?("  ")
+          io.write(i.zero? ? "" : "\n", indented ? "  - " : "- ")
+          # A line names every cell not valid (100,000 in a huge run): escaped
+          # and written a name at a time (escaping is a character's own).
+          (indented ? line.strip : line).each_line(", ") { |part| io.write(esc(part)) }
+        end
+        io.write("\n")
       end
 
       # Lines written one at a time as the block shapes them, "\n" after each.
