@@ -10,11 +10,11 @@
 # as it exits).
 #
 # The run: SETUPS setups x (CELLS / SETUPS / 2) endpoints x 2 levels, one
-# repetition each (so trials = cells, and every pair of setups is compared
-# cell by cell), each trial a full record as the runner stores it (latency
-# percentiles, errors by kind, memory, CPU, command line). Every cell fails
-# Little's law (a mean latency well under c / req/s): the most notes, the
-# longest answer and warnings a report can have.
+# repetition each (so trials = cells; one round decides no pair: decisions
+# are looked for, none is made), each trial a full record as the runner
+# stores it (latency percentiles, errors by kind, memory, CPU, command line).
+# Every cell fails Little's law (a mean latency well under c / req/s): the
+# most notes, the longest answer and warnings a report can have.
 #
 #   bundle exec ruby -Ilib bench/huge_report.rb [CELLS] [FORMAT ...] [--dir DIR] [--lib DIR]
 #
