@@ -112,9 +112,9 @@ module Rackbench
         full
       end
 
-      # The format's own renderer (Report::Formats#write: json and html
-      # stream into the IO as they render). A failed write to standard
-      # output is the CLI's (CLI::OutputFailed).
+      # The format's own renderer (Report::Formats#write: json, html, md
+      # and the table stream into the IO as they render). A failed write
+      # to standard output is the CLI's (CLI::OutputFailed).
       def emit(store, opts)
         format = Report::Formats.fetch(opts[:format])
         output = opts[:output] or return format.write(store, opts, @out)

@@ -15,11 +15,12 @@ module Rackbench
     #
     #   Report::Formats.register("md", aliases: ["markdown"], help: "Markdown") { |store, opts| ... }
     #
-    # A format whose rendering can be hundreds of MB (json, html: a run of
-    # 100,000 cells) streams instead: its block takes a third argument, an
-    # IO, writes into it as it goes, and returns the String only when that
-    # IO is nil (`{ |store, opts, io = nil| ... }`). Format#write serves
-    # both kinds; `render.call(store, opts)` is a String for every format.
+    # A format whose rendering can be hundreds of MB (json, html, md, the
+    # table: a run of 100,000 cells) streams instead: its block takes a
+    # third argument, an IO, writes into it as it goes, and returns the
+    # String only when that IO is nil (`{ |store, opts, io = nil| ... }`).
+    # Format#write serves both kinds; `render.call(store, opts)` is a String
+    # for every format.
     module Formats
       Format = Struct.new(:name, :aliases, :help, :options, :order, :render, keyword_init: true) do
         # Writes the rendering to io: as it goes when the format streams,
