@@ -5,11 +5,13 @@ module Rackbench
     # The file `report --output FILE` writes, opened ("w") at the first
     # write: a format streams its rendering into it (Report::Formats#write),
     # and one that fails before it writes (a damaged run directory) leaves
-    # the file as it was, as when the whole rendering was one String.
+    # the file as it was, as when the whole rendering was one String. A
+    # rendering that ends having written nothing leaves an empty file.
     class OutputFile
       def self.open(path)
         file = new(path)
         yield file
+        file.write("")
       ensure
         file&.close
       end
