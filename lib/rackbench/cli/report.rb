@@ -4,6 +4,7 @@ require_relative "command"
 require_relative "../store/run_dir"
 require_relative "../report/formats"
 require_relative "options"
+require_relative "output_file"
 
 module Rackbench
   module CLI
@@ -20,7 +21,7 @@ module Rackbench
         store = Store::RunDir.open(path)
         readable!(store)
         refuse_owned_output!(store, opts[:output], opts[:format])
-        emit(render(store, opts), opts[:output])
+        emit(store, opts)
         print_notices(store)
         0
       end
@@ -52,11 +53,6 @@ module Rackbench
         end
 
         opts
-      end
-
-      # The format's own renderer (Report::Formats): the rendering as a String.
-      def render(store, opts)
-        Report::Formats.fetch(opts[:format]).render.call(store, opts)
       end
 
       # trials.jsonl must be a regular file (a FIFO or a link to a device
@@ -105,16 +101,21 @@ module Rackbench
         full
       end
 
-      # A failed write to standard output is the CLI's (CLI::OutputFailed).
-      def emit(text, output)
-        return @out.write(text) unless output
+      # The format's own renderer (Report::Formats#write: json, html, md
+      # and the table stream into the IO as they render). A failed write
+      # to standard output is the CLI's (CLI::OutputFailed).
+      def emit(store, opts)
+        format = Report::Formats.fetch(opts[:format])
+        output = opts[:output] or return format.write(store, opts, @out)
 
-        write_file(output, text)
+        write_file(output) { |io| format.write(store, opts, io) }
         @err.puts "Wrote #{output}"
       end
 
-      def write_file(output, text)
-        File.write(output, text)
+      # The file is opened at the first write (OutputFile), so a rendering
+      # that fails before writing leaves the file as it was.
+      def write_file(output, &)
+        OutputFile.open(output, &)
       rescue SystemCallError => e
         raise Error, "cannot write #{output}: #{Error.reason(e)}; choose another --output"
       end

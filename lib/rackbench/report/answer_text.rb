@@ -38,8 +38,11 @@ module Rackbench
 
       module_function
 
-      def entries(trials, decisions)
-        cells = Stats::Cells.new(trials.select { |t| t["rps"] })
+      # cells: the Cells of these same trials when the caller has them (one
+      # grouping of a huge run, not two); used when every trial has its req/s.
+      def entries(trials, decisions, cells: nil)
+        cells = nil unless cells && trials.all? { |t| t["rps"] }
+        cells ||= Stats::Cells.new(trials.select { |t| t["rps"] })
         cells.endpoints.filter_map { |endpoint| entry(cells, decisions, endpoint) }
       end
 
@@ -52,8 +55,8 @@ module Rackbench
         entries.any?(&:foreign?) ? [FOREIGN] : []
       end
 
-      def render(trials, decisions, io)
-        found = entries(trials, decisions)
+      def render(trials, decisions, io, cells: nil)
+        found = entries(trials, decisions, cells: cells)
         return if found.empty?
 
         io.puts HEAD

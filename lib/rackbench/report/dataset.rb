@@ -56,7 +56,7 @@ module Rackbench
       # Every decision between setups, cell by cell (Stats::Decisions: paired
       # rounds, the margin, the families and the looks: Stats::Decisions).
       def decisions
-        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@meta["config"]))
+        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@meta["config"]), cells: @cells)
       end
 
       def memory? = sampled?("memory")

@@ -14,8 +14,25 @@ module Rackbench
     # example.
     #
     #   Report::Formats.register("md", aliases: ["markdown"], help: "Markdown") { |store, opts| ... }
+    #
+    # A format whose rendering can be hundreds of MB (json, html, md, the
+    # table: a run of 100,000 cells) streams instead: its block takes a
+    # third argument, an IO, writes into it as it goes, and returns the
+    # String only when that IO is nil (`{ |store, opts, io = nil| ... }`).
+    # Format#write serves both kinds; `render.call(store, opts)` is a String
+    # for every format.
     module Formats
-      Format = Struct.new(:name, :aliases, :help, :options, :order, :render, keyword_init: true)
+      Format = Struct.new(:name, :aliases, :help, :options, :order, :render, keyword_init: true) do
+        # Writes the rendering to io: as it goes when the format streams,
+        # else its String in one write.
+        def write(store, opts, io)
+          return render.call(store, opts, io) if streams?
+
+          io.write(render.call(store, opts))
+        end
+
+        def streams? = render.parameters.size > 2
+      end
       ALL = {} # name => Format, in the order the files register
       DIR = File.join(__dir__, "formats")
 
@@ -30,10 +47,18 @@ module Rackbench
       end
 
       # A format whose renderer takes the run's Dataset (Html, Markdown,
-      # JsonDoc): renderer.new(dataset).render.
-      def register_dataset(name, renderer, order:, aliases: [], help: name)
-        register(name, order: order, aliases: aliases, help: help) do |store, opts|
-          renderer.new(Dataset.from_store(store, margin: opts[:margin])).render
+      # JsonDoc): renderer.new(dataset).render, or with stream: true
+      # renderer.new(dataset).write(io) (see above).
+      def register_dataset(name, renderer, order:, aliases: [], help: name, stream: false)
+        if stream
+          register(name, order: order, aliases: aliases, help: help) do |store, opts, io = nil|
+            rendering = renderer.new(Dataset.from_store(store, margin: opts[:margin]))
+            io ? rendering.write(io) : rendering.render
+          end
+        else
+          register(name, order: order, aliases: aliases, help: help) do |store, opts|
+            renderer.new(Dataset.from_store(store, margin: opts[:margin])).render
+          end
         end
       end
 

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "stringio"
 require_relative "dataset"
 require_relative "html/escape"
 require_relative "html/chart_data"
@@ -30,6 +31,12 @@ module Rackbench
     # only the page's own two scripts (by hash), so nothing from the run
     # directory can run as code. report.js writes data-points="N" on each
     # chart and data-report="ready" on <body> once every chart is drawn.
+    #
+    # Streamed (issue 35): #write puts out the page a section at a time. A
+    # run of more than ChartData::ENDPOINTS endpoints (100,000 cells) is
+    # charted for its first ChartData::ENDPOINTS only (each chart a canvas:
+    # a browser draws a few hundred, not 50,000); the tables show every
+    # cell, and the page says so (ChartData#limit_note).
     #
     # A run directory with capacity.jsonl (rackbench capacity) gets a Capacity
     # section per endpoint: p99 against the load level, per loop. Such a run
@@ -75,6 +82,7 @@ module Rackbench
         @capacity = Capacity.new(dataset, rows)
         @answer = @capacity_run ? CapacityAnswer.new(dataset, @capacity, rows) : Answer.new(dataset)
         chart_data = ChartData.new(dataset)
+        @chart_data = chart_data
         @bottleneck = Bottleneck.new(dataset, chart: chart_data.method(:chart), color: chart_data.method(:setup_color))
         ordinary = @capacity_run || @tune ? [] : chart_data.charts + @bottleneck.charts
         @charts = ordinary + @capacity.charts
@@ -83,14 +91,31 @@ module Rackbench
       end
 
       def render
+        StringIO.new.tap { |io| write(io) }.string
+      end
+
+      # The page into io: the head, each part of the body as it is made, the
+      # charts' data one chart at a time, the scripts.
+      def write(io)
         library = inline_script(self.class.chart_library)
         script = inline_script(File.read(File.join(ASSETS, "report.js")))
-        layout(body, library, script)
+        io.write(head(library, script))
+        first = true
+        body do |part|
+          next if part.nil?
+
+          io.write("\n") unless first
+          part.is_a?(Enumerator) ? part.each { |piece| io.write(piece) } : io.write(part)
+          first = false
+        end
+        io.write("\n<script type=\"application/json\" id=\"rackbench-data\">{\"charts\":[")
+        @charts.each_with_index { |chart, i| io.write(i.zero? ? json_for_script(chart) : ",#{json_for_script(chart)}") }
+        io.write("]}</script>\n<script>#{library}</script>\n<script>#{script}</script>\n</body>\n</html>\n")
       end
 
       private
 
-      def layout(content, library, script)
+      def head(library, script)
         csp = "default-src 'none'; script-src #{csp_hash(library)} #{csp_hash(script)}; style-src 'unsafe-inline'; img-src data:"
         <<~HTML
           <!DOCTYPE html>
@@ -104,12 +129,6 @@ module Rackbench
           <style>#{File.read(File.join(ASSETS, 'report.css'))}</style>
           </head>
           <body>
-          #{content}
-          <script type="application/json" id="rackbench-data">#{json_for_script({ charts: @charts })}</script>
-          <script>#{library}</script>
-          <script>#{script}</script>
-          </body>
-          </html>
         HTML
       end
 
@@ -121,14 +140,20 @@ module Rackbench
         path && File.directory?(path.to_s) ? Store::RunDir.new(path.to_s).capacity : []
       end
 
-      def body
+      # Yields the body's parts in order (nil: a part this run has not),
+      # each endpoint's section as it is made.
+      def body(&part)
         empty = @data.trials.empty? ? section("empty", "No trials", "<p>No trials are stored in this run directory yet.</p>") : nil
-        return tune_body(empty) if @tune
+        return tune_body(empty).each(&part) if @tune
 
-        ordinary = @capacity_run ? [] : [overview, *@data.endpoints.each_with_index.map { |e, i| endpoint_section(e, i) }, resources]
-        [header, empty, answer, *capacity_sections, *ordinary, section("warnings", "Warnings", @sections.warnings),
-         section("method", "Method", @sections.method_list), section("environment", "Environment", @sections.environment),
-         section("setups", "Server boots", @sections.setups_table)].compact.join("\n")
+        [header, empty, answer, *capacity_sections].each(&part)
+        unless @capacity_run
+          yield overview
+          @data.endpoints.each_with_index { |e, i| yield endpoint_section(e, i) }
+          yield resources
+        end
+        [streamed("warnings", "Warnings", @sections.method(:each_warnings_piece)), section("method", "Method", @sections.method_list),
+         section("environment", "Environment", @sections.environment), section("setups", "Server boots", @sections.setups_table)].each(&part)
       end
 
       def tune_body(empty)
@@ -138,12 +163,24 @@ module Rackbench
          pareto && section("pareto", "Throughput vs memory", pareto), rounds && section("rounds", "Rounds", rounds),
          section("warnings", "Warnings", @sections.warnings), section("method", "Method", @tune.method_list),
          section("environment", "Environment", @sections.environment),
-         section("setups", "Server boots", @sections.setups_table)].compact.join("\n")
+         section("setups", "Server boots", @sections.setups_table)]
       end
 
       def answer
+        return streamed("answer", "Answer", @answer.method(:each_piece)) if @answer.respond_to?(:each_piece) && @answer.entries.any?
+
         content = @answer.render
         content.empty? ? nil : section("answer", "Answer", content)
+      end
+
+      # A section whose content comes a piece at a time (pieces: a method
+      # yielding them), written as it comes: section(id, heading, the pieces joined).
+      def streamed(id, heading, pieces)
+        Enumerator.new do |y|
+          y << "<section id=\"#{h(id)}\"><h2>#{h(heading)}</h2>"
+          pieces.call { |piece| y << piece }
+          y << "</section>"
+        end
       end
 
       def capacity_sections
@@ -199,15 +236,29 @@ module Rackbench
         level = @data.common_level or return nil
         section("overview", "At c = #{level}: req/s",
                 "<p class=\"note\">Median of the repetitions; whiskers and hover show the 95% interval. " \
-                "The highest concurrency every setup ran at.</p><div class=\"grid\">" \
+                "The highest concurrency every setup ran at.</p>#{limit_note}<div class=\"grid\">" \
                 "#{figure('bars-by-endpoint', 'By endpoint')}#{figure('bars-by-setup', 'By setup')}</div>")
       end
 
       def endpoint_section(endpoint, index)
+        return uncharted_section(endpoint, index) unless @chart_data.charted?(index)
+
         section("endpoint-#{index}", endpoint,
                 "<div class=\"grid\">#{figure(ChartData.chart_id('rps', index), 'req/s vs concurrency')}" \
                 "#{figure(ChartData.chart_id('latency', index), 'Response time vs concurrency (solid: mean, dashed: p99)')}" \
                 "</div>#{@sections.numbers_table(endpoint)}#{@bottleneck.content(endpoint, index, method(:figure))}", code: true)
+      end
+
+      # An endpoint past the charted ones: its tables, without charts.
+      def uncharted_section(endpoint, index)
+        section("endpoint-#{index}", endpoint,
+                "#{limit_note}#{@sections.numbers_table(endpoint)}<h3>What limited each cell</h3>#{@bottleneck.verdict_table(endpoint)}",
+                code: true)
+      end
+
+      def limit_note
+        note = @chart_data.limit_note or return ""
+        "<p class=\"note limit\">#{h(note)}</p>"
       end
 
       def resources

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require "stringio"
 require_relative "dataset"
 require_relative "../version"
 require_relative "../stats/verdict"
@@ -14,6 +15,11 @@ module Rackbench
     # The machine-readable report, schema "rackbench.report/1" (documented in
     # docs/report-json.md). Additive changes keep the version; removing or
     # renaming a field bumps it to rackbench.report/2.
+    #
+    # Streamed (issue 35): #write puts out the document a part at a time,
+    # each cell, decision and trial as it is made, the same bytes as
+    # JSON.pretty_generate(document) + "\n", so a run of 100,000 cells is
+    # never one document (nor one String of ~500 MB) in memory.
     class JsonDoc
       SCHEMA = "rackbench.report/1"
 
@@ -22,23 +28,24 @@ module Rackbench
       end
 
       def render
-        JSON.pretty_generate(document) + "\n"
+        StringIO.new.tap { |io| write(io) }.string
+      end
+
+      # The document into io, pretty-printed as JSON.pretty_generate does
+      # (two spaces a level): the lists of cells, decisions and trials an
+      # element at a time.
+      def write(io)
+        io.write("{")
+        parts.each_with_index do |(key, value), i|
+          io.write(i.zero? ? "\n  " : ",\n  ")
+          io.write("#{JSON.generate(key)}: ")
+          value.is_a?(Enumerator::Lazy) ? write_list(io, value) : io.write(pretty(value, 1))
+        end
+        io.write("\n}\n")
       end
 
       def document
-        {
-          "schema" => SCHEMA,
-          "generated_by" => "rackbench #{VERSION}",
-          "run_dir" => @data.path,
-          "meta" => @data.meta,
-          "method" => method_section,
-          "setups" => @data.setup_rows,
-          "cells" => @data.cells.cells.map { |c| cell(c) },
-          "decisions" => @data.decisions.to_a,
-          "calibration" => @data.calibration,
-          **boot_variance,
-          "trials" => @data.trials
-        }
+        parts.to_h { |key, value| [key, value.is_a?(Enumerator::Lazy) ? value.to_a : value] }
       end
 
       # {"boot_variance" => [...]} for a run with several takes per boot (run --per-boot), else {}.
@@ -57,6 +64,43 @@ module Rackbench
       end
 
       private
+
+      # The document's keys in order, the long lists lazy (made as written).
+      def parts
+        {
+          "schema" => SCHEMA,
+          "generated_by" => "rackbench #{VERSION}",
+          "run_dir" => @data.path,
+          "meta" => @data.meta,
+          "method" => method_section,
+          "setups" => @data.setup_rows,
+          "cells" => @data.cells.cells.lazy.map { |c| cell(c) },
+          "decisions" => @data.decisions.entries.lazy.map(&:to_h),
+          "calibration" => @data.calibration,
+          **boot_variance,
+          "trials" => @data.trials.lazy
+        }
+      end
+
+      # A list at the document's second level, each element indented by
+      # four spaces (an empty one as the generator writes it).
+      def write_list(io, items)
+        empty = true
+        items.each do |item|
+          io.write(empty ? "[\n    " : ",\n    ")
+          io.write(pretty(item, 2))
+          empty = false
+        end
+        io.write(empty ? pretty([], 1) : "\n  ]")
+      end
+
+      # A value as JSON.pretty_generate writes it nested depth levels deep
+      # (its lines after the first indented two spaces a level).
+      def pretty(value, depth)
+        state = (@states ||= {})[depth] ||= JSON::State.new(indent: "  ", space: " ", object_nl: "\n", array_nl: "\n")
+        state.depth = depth
+        state.generate(value)
+      end
 
       def method_section
         min, max = @data.repetitions

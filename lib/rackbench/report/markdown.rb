@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "stringio"
 require_relative "dataset"
 require_relative "number_format"
 require_relative "warmup_curve"
@@ -27,15 +28,21 @@ module Rackbench
       end
 
       def render
-        out = +"## rackbench: #{esc(run_name)}\n\n#{environment_line}\n"
-        return out << "\nNo trials are stored in this run directory yet.\n" << failures if @data.trials.empty?
+        StringIO.new.tap { |io| write(io) }.string
+      end
 
-        out << answer << decisions
-        @data.endpoints.each { |endpoint| out << "\n" << endpoint_table(endpoint) }
-        out << notes << verdicts
-        out << WarmupCurve.markdown(@data.trials, escape: method(:esc))
-        out << failures
-        out << "\n#{method_note}\n"
+      # Into io a part at a time (each endpoint's tables as they are made):
+      # a run of 100,000 cells is never one String (issue 35).
+      def write(io)
+        io.write("## rackbench: #{esc(run_name)}\n\n#{environment_line}\n")
+        return io.write("\nNo trials are stored in this run directory yet.\n", failures) if @data.trials.empty?
+
+        answer(io)
+        io.write(decisions)
+        @data.endpoints.each { |endpoint| io.write("\n", endpoint_table(endpoint)) }
+        notes(io)
+        verdicts(io)
+        io.write(WarmupCurve.markdown(@data.trials, escape: method(:esc)), failures, "\n#{method_note}\n")
       end
 
       # Escapes what Markdown or the HTML GitHub allows in it would interpret.
@@ -48,46 +55,90 @@ module Rackbench
       def esc(text) = self.class.escape(text)
 
       # The answer first: per endpoint, the leader and the decision against the next.
-      def answer
-        return "" if @data.setups.size < 2
+      def answer(io)
+        return if @data.setups.size < 2
 
-        entries = AnswerText.entries(@data.trials, @data.decisions)
-        return "" if entries.empty?
+        entries = AnswerText.entries(@data.trials, @data.decisions, cells: @data.cells)
+        return if entries.empty?
 
-        lines = entries.map { |e| AnswerText.line(e) } + AnswerText.footnotes(entries)
-        "\n**#{esc(AnswerText::HEAD.chomp(':'))}**\n\n#{lines.map { |l| "- #{esc(l)}" }.join("\n")}\n"
+        io.write("\n**#{esc(AnswerText::HEAD.chomp(':'))}**\n\n")
+        list(io, entries.lazy.map { |e| AnswerText.line(e) }.chain(AnswerText.footnotes(entries))) { |l| "- #{esc(l)}" }
       end
 
       # Under the tables: what "?" and "~" mark, and wrk's latency correction as a note.
-      def notes
+      def notes(io)
         lines = ValidityNotes.lines(@data.cells) + QuietNotes.lines(@data.trials).grep(/\A~/) +
                 [ProtocolNote.line(@data.trials)].compact
-        lines.empty? ? "" : "\n#{lines.map { |l| l.start_with?('  ') ? "  - #{esc(l.strip)}" : "- #{esc(l)}" }.join("\n")}\n"
+        return if lines.empty?
+
+        io.write("\n")
+        lines.each_with_index do |line, i|
+          indented = line.start_with?("  ")
+          io.write(i.zero? ? "" : "\n", indented ? "  - " : "- ")
+          # A line names every cell not valid (100,000 in a huge run): escaped
+          # and written a name at a time (escaping is a character's own).
+          (indented ? line.strip : line).each_line(", ") { |part| io.write(esc(part)) }
+        end
+        io.write("\n")
       end
 
-      # What limited each cell: the labels as a table per endpoint, then every
-      # reason (Stats::Verdict's numbers) folded under them.
-      def verdicts
-        return "" if @data.cells.cells.empty?
-
-        reasons = []
-        tables = @data.endpoints.map do |endpoint|
-          levels = @data.cells.levels(endpoint)
-          rows = @data.cells.setups(endpoint).map do |setup|
-            labels = levels.map do |level|
-              cell = @data.cells[endpoint, setup, level] or next "–"
-              v = Stats::Verdict.for_cell(cell.trials)
-              reasons << "- #{esc(ValidityNotes.name(@data.cells, cell))}: **#{esc(v.label)}**: #{esc(v.reason)}"
-              reasons.concat(trust(cell, v))
-              esc(VerdictGrid.short(v.label))
-            end
-            "| #{esc(setup)} | #{labels.join(' | ')} |"
-          end
-          ["| #{esc(endpoint)} | #{levels.map { |c| @data.cells.level_label(c) }.join(' | ')} |",
-           "| --- | #{levels.map { '---' }.join(' | ')} |", *rows].join("\n")
+      # Lines written one at a time as the block shapes them, "\n" after each.
+      def list(io, lines)
+        first = true
+        lines.each do |line|
+          io.write(first ? yield(line) : "\n#{yield(line)}")
+          first = false
         end
-        "\n**What limited each cell** (Stats::Verdict)\n\n#{tables.join("\n\n")}\n\n" \
-          "<details><summary>Why: each cell's reasons</summary>\n\n#{reasons.join("\n")}\n\n</details>\n"
+        io.write("\n")
+      end
+
+      # What limited each cell: the labels as a table per endpoint, then
+      # every reason (Stats::Verdict's numbers) folded under them, each
+      # written as made: the reasons in a second pass over the cells (a huge
+      # run's 100,000 reasons are never held at once).
+      def verdicts(io)
+        return if @data.cells.cells.empty?
+
+        io.write("\n**What limited each cell** (Stats::Verdict)\n\n")
+        @data.endpoints.each_with_index do |endpoint, i|
+          io.write("\n\n") if i.positive?
+          io.write(verdict_table(endpoint))
+        end
+        io.write("\n\n<details><summary>Why: each cell's reasons</summary>\n\n")
+        first = true
+        each_reason do |line|
+          io.write(first ? line : "\n#{line}")
+          first = false
+        end
+        io.write("\n\n</details>\n")
+      end
+
+      # Every cell's reason lines, in the tables' order.
+      def each_reason(&line)
+        @data.endpoints.each do |endpoint|
+          levels = @data.cells.levels(endpoint)
+          @data.cells.setups(endpoint).each do |setup|
+            levels.each do |level|
+              cell = @data.cells[endpoint, setup, level] or next
+              v = Stats::Verdict.for_cell(cell.trials)
+              yield "- #{esc(ValidityNotes.name(@data.cells, cell))}: **#{esc(v.label)}**: #{esc(v.reason)}"
+              trust(cell, v).each(&line)
+            end
+          end
+        end
+      end
+
+      def verdict_table(endpoint)
+        levels = @data.cells.levels(endpoint)
+        rows = @data.cells.setups(endpoint).map do |setup|
+          labels = levels.map do |level|
+            cell = @data.cells[endpoint, setup, level] or next "–"
+            esc(VerdictGrid.short(Stats::Verdict.for_cell(cell.trials).label))
+          end
+          "| #{esc(setup)} | #{labels.join(' | ')} |"
+        end
+        ["| #{esc(endpoint)} | #{levels.map { |c| @data.cells.level_label(c) }.join(' | ')} |",
+         "| --- | #{levels.map { '---' }.join(' | ')} |", *rows].join("\n")
       end
 
       # Under a cell's reason: its Little's-law note (wrk's correction marked

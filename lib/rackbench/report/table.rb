@@ -59,10 +59,10 @@ module Rackbench
       end
 
       def render
-        AnswerText.render(@trials, decisions, @io) if @cells.setups.size > 1
+        AnswerText.render(@trials, decisions, @io, cells: @cells) if @cells.setups.size > 1
         @cells.endpoints.each { |endpoint| render_endpoint(endpoint) }
         ResourceTable.new(@trials, io: @io).render(method(:print_rows))
-        VerdictGrid.new(@trials, io: @io, run_dir: @run_dir, why: @why).render
+        VerdictGrid.new(@trials, io: @io, run_dir: @run_dir, why: @why, cells: @cells).render
         VerdictNotes.new(@trials, io: @io).render if @why
         SplitTable.new(@trials, io: @io).render if @why || @split
         ValidityNotes.lines(@cells, why: @why ? nil : "rackbench report #{@run_dir || 'RUN_DIR'} --why").each { |l| @io.puts l }
@@ -89,7 +89,7 @@ module Rackbench
       private
 
       def decisions
-        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@config))
+        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@config), cells: @cells)
       end
 
       def render_endpoint(endpoint)

@@ -29,26 +29,46 @@ module Rackbench
       end
 
       # why: where each cell's full reason is (nil: the lines give them).
+      # One cell's check at a time: only the names of those not valid and
+      # the checks wrk's correction touched are kept (a huge run's 100,000
+      # checks at once were a fifth of its report's memory).
       def lines(cells, why: nil)
-        checks = cells.cells.to_h { |c| [c, check(c)] }
-        invalid(cells, checks.reject { |_, v| v.valid? }, why) + artifact(cells, checks)
+        bad = 0
+        names = {} # kind => the cells' names, ", "-joined
+        needs = [] # the -d each cell too short needs
+        touched = {}
+        cells.cells.each do |cell|
+          check = check(cell)
+          touched[cell] = check unless check.artifacts.empty?
+          next if check.valid?
+
+          bad += 1
+          HEAD.each_key do |kind|
+            next unless check.kinds.include?(kind)
+
+            text = named(cells, cell, check, kind, why)
+            names[kind] ? names[kind] << ", " << text : names[kind] = +text
+            needs << check.needs_s if kind == "short"
+          end
+        end
+        invalid_lines(bad, names, needs, why) + artifact(cells, touched)
+      end
+
+      def invalid_lines(bad, names, needs, why)
+        return [] if bad.zero?
+
+        ["? = not valid, left out of the answer (#{bad} cell#{bad == 1 ? '' : 's'}):"] +
+          HEAD.filter_map { |kind, head| names[kind] && "  #{head}: #{names[kind]}#{kind_tail(kind, needs, why)}" }
+      end
+
+      def kind_tail(kind, needs, why)
+        return "; a trial needs #{Stats::Validity::FACTOR}x the time per request: run again with -d #{needs.max} or longer" if kind == "short"
+
+        why ? " (each one's reason: #{why})" : ""
       end
 
       def name(cells, cell)
         "#{cell.endpoint} #{cells.level_label(cell.level)} #{cell.setup}"
-      end
-
-      def invalid(cells, bad, why)
-        return [] if bad.empty?
-
-        out = ["? = not valid, left out of the answer (#{bad.size} cell#{bad.size == 1 ? '' : 's'}):"]
-        HEAD.each do |kind, head|
-          group = bad.select { |_, v| v.kinds.include?(kind) }
-          next if group.empty?
-
-          out << "  #{head}: #{group.map { |c, v| named(cells, c, v, kind, why) }.join(', ')}#{tail(group, kind, why)}"
-        end
-        out
       end
 
       def named(cells, cell, check, kind, why)
@@ -57,14 +77,6 @@ module Rackbench
         return text if why
 
         "#{text} (#{check.problems.find { |p| p.kind == kind }.text})"
-      end
-
-      def tail(group, kind, why)
-        if kind == "short"
-          need = group.map { |_, v| v.needs_s }.max
-          return "; a trial needs #{Stats::Validity::FACTOR}x the time per request: run again with -d #{need} or longer"
-        end
-        why ? " (each one's reason: #{why})" : ""
       end
 
       # wrk's synthetic samples: one note for every cell they touched.

@@ -38,9 +38,10 @@ module Rackbench
       def self.short(label) = SHORT.fetch(label, label)
 
       # run_dir: named in the pointer to the reasons (nil: "RUN_DIR");
-      # why: the reasons follow the grid (VerdictNotes).
-      def initialize(trials, io:, run_dir: nil, why: false)
-        @cells = Stats::Cells.new(trials)
+      # why: the reasons follow the grid (VerdictNotes); cells: the trials'
+      # Cells when the caller has them.
+      def initialize(trials, io:, run_dir: nil, why: false, cells: nil)
+        @cells = cells || Stats::Cells.new(trials)
         @io = io
         @run_dir = run_dir
         @why = why

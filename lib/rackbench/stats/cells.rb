@@ -38,16 +38,18 @@ module Rackbench
         # A rate is stored as a Float and a concurrency as an Integer, and
         # cells are grouped by eql?, so c=8 and r=8.0 stay apart in a run
         # that mixes both loops (rackbench capacity).
-        @cells = trials.group_by { |t| [t["endpoint"], t["setup"], t["rate"] || t["concurrency"]] }.map do |(e, s, c), ts|
-          Cell.new(endpoint: e, setup: s, level: c, trials: ts)
-        end
-        @open_levels = @cells.select { |c| c.trials.first["rate"] }.to_h { |c| [c.level, true] }
+        #
         # Indexes, so that lookups stay constant-time and a report stays
         # linear in its cells (a scan per lookup made it quadratic: 10,000
-        # cells took minutes).
+        # cells took minutes). @by_key keeps the grouping's own keys (Hash
+        # keys compare by eql?: 8 is not 8.0); the pairs' index is made at
+        # the first lookup that needs it (a huge run holds one index less).
+        @by_key = {}
+        @cells = trials.group_by { |t| [t["endpoint"], t["setup"], t["rate"] || t["concurrency"]] }.map do |key, ts|
+          @by_key[key] = Cell.new(endpoint: key[0], setup: key[1], level: key[2], trials: ts)
+        end
+        @open_levels = @cells.select { |c| c.trials.first["rate"] }.to_h { |c| [c.level, true] }
         @by_endpoint = @cells.group_by(&:endpoint)
-        @by_pair = @cells.group_by { |c| [c.endpoint, c.setup] }
-        @by_key = @cells.to_h { |c| [[c.endpoint, c.setup, c.level], c] } # Hash keys compare by eql?: 8 is not 8.0
       end
 
       # Any open-loop trial (a run may mix both loops: see loops).
@@ -88,7 +90,7 @@ module Rackbench
       # The cell at a level (the same loop's level first: c=8 is not r=8).
       def [](endpoint, setup, level)
         @by_key[[endpoint, setup, level]] ||
-          @by_pair.fetch([endpoint, setup], []).find { |c| c.level == level }
+          (@by_pair ||= @cells.group_by { |c| [c.endpoint, c.setup] }).fetch([endpoint, setup], []).find { |c| c.level == level }
       end
     end
   end

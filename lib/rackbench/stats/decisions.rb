@@ -82,9 +82,10 @@ module Rackbench
 
       # trials: one run's. margin: the equivalence margin (a share). looks:
       # the run's design (Looks.for_config(meta's config)); the look is at
-      # the run's last round.
-      def self.for_run(trials, margin: Decision::DEFAULT_MARGIN, looks: Looks.fixed)
-        new(margin: margin, looks: looks).tap { |d| d.add_run(Cells.new(trials), look: rounds_of(trials)) }
+      # the run's last round. cells: the trials' Cells when the caller has
+      # them (a report: one grouping of 100,000 cells, not two).
+      def self.for_run(trials, margin: Decision::DEFAULT_MARGIN, looks: Looks.fixed, cells: nil)
+        new(margin: margin, looks: looks).tap { |d| d.add_run(cells || Cells.new(trials), look: rounds_of(trials)) }
       end
 
       # rows: Stats::Compare's rows (cells met in both runs, each with its

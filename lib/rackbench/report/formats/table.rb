@@ -7,12 +7,13 @@ require_relative "../../stats/margin"
 
 module Rackbench
   module Report
-    Formats.register("table", order: 1, help: "the terminal table", options: %i[why]) do |store, opts|
-      io = StringIO.new
-      Table.new(store.trials, setups: store.setups, io: io, margin: Stats::Margin.of(opts[:margin], store.meta),
+    # Streams: the table's lines go to io as printed (a String when io is nil).
+    Formats.register("table", order: 1, help: "the terminal table", options: %i[why]) do |store, opts, io = nil|
+      out = io || StringIO.new
+      Table.new(store.trials, setups: store.setups, io: out, margin: Stats::Margin.of(opts[:margin], store.meta),
                               why: opts[:why], run_dir: store.path, split: store.meta.dig("config", "probe") == true,
                               config: store.meta["config"]).render
-      io.string
+      io ? nil : out.string
     end
   end
 end

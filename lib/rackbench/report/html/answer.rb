@@ -23,19 +23,26 @@ module Rackbench
         end
 
         def entries
-          @entries ||= @data.setups.size > 1 ? AnswerText.entries(@data.trials, @data.decisions) : []
+          @entries ||= @data.setups.size > 1 ? AnswerText.entries(@data.trials, @data.decisions, cells: @data.cells) : []
         end
 
         def render
-          return "" if entries.empty?
+          (+"").tap { |out| each_piece { |piece| out << piece } }
+        end
+
+        # The answer a list item at a time (one per endpoint: a huge run's
+        # answer is never one String); nothing when there is no answer.
+        def each_piece
+          return if entries.empty?
 
           notes = AnswerText.footnotes(entries).map { |l| "<p class=\"note\">#{h(l)}</p>" }.join
           if entries.any? { |e| e.left_out.any? }
             notes += "<p class=\"note\">? = not valid (a trial too short for its latency, or Little's law failing): " \
                      "left out of the answer; <a href=\"#warnings\">why, and the -d it needs</a>.</p>"
           end
-          "<ul class=\"answer\">#{entries.map { |e| item(e) }.join}</ul>" \
-            "<p class=\"note\">#{h(AnswerText::HEAD.chomp(':').sub('Answer ', ''))}</p>#{notes}"
+          yield "<ul class=\"answer\">"
+          entries.each { |e| yield item(e) }
+          yield "</ul><p class=\"note\">#{h(AnswerText::HEAD.chomp(':').sub('Answer ', ''))}</p>#{notes}"
         end
 
         private

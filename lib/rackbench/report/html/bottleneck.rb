@@ -2,6 +2,7 @@
 
 require_relative "escape"
 require_relative "cell_table"
+require_relative "chart_data"
 require_relative "../validity_notes"
 require_relative "../../stats/verdict"
 
@@ -32,7 +33,7 @@ module Rackbench
         def self.balance_id(index) = "balance-#{index}"
 
         def charts
-          @data.endpoints.each_with_index.flat_map { |e, i| [queue_chart(e, i), balance_chart(e, i)].compact }
+          @data.endpoints.first(ChartData::ENDPOINTS).each_with_index.flat_map { |e, i| [queue_chart(e, i), balance_chart(e, i)].compact }
         end
 
         # The section's part: the verdict table, then the two charts. figure: (id, caption) -> HTML.

@@ -13,7 +13,14 @@ module Rackbench
       # ways round; memory and CPU when the trials carry them. Each point is the
       # median of a cell's repetitions with its 95% t-interval (lo, hi) when
       # there are 2 or more.
+      #
+      # Charts cover the first ENDPOINTS endpoints (in the run's order): the
+      # per-endpoint charts, the bars and the CPU chart. A run with more (a
+      # huge one: 100,000 cells) keeps its tables for every cell, and the
+      # page says so (limit_note); each chart is a canvas, and a browser
+      # draws hundreds, not tens of thousands.
       class ChartData
+        ENDPOINTS = 200
         SETUP_COLORS = %w[#0072B2 #E69F00 #009E73 #CC79A7 #56B4E9 #D55E00 #7F7F7F #332288].freeze # Okabe-Ito
         ENDPOINT_COLORS = %w[#332288 #44AA99 #DDCC77 #CC6677 #88CCEE #117733 #AA4499 #882255].freeze # Paul Tol
         LOG_SPREAD = 30 # a value axis spanning more than this factor is drawn on a log scale
@@ -23,8 +30,22 @@ module Rackbench
         end
 
         def charts
-          @data.endpoints.each_with_index.flat_map { |e, i| endpoint_charts(e, i) } + level_charts +
+          charted.each_with_index.flat_map { |e, i| endpoint_charts(e, i) } + level_charts +
             [memory_chart, cpu_chart].compact
+        end
+
+        # The endpoints charted: the first ENDPOINTS.
+        def charted = @data.endpoints.first(ENDPOINTS)
+
+        def charted?(index) = index < ENDPOINTS
+
+        # What the page says when it charts only some endpoints (nil: all).
+        def limit_note
+          count = @data.endpoints.size
+          return nil if count <= ENDPOINTS
+
+          "Charts show the first #{ENDPOINTS} of this run's #{count} endpoints (a page draws a few hundred charts, " \
+            "not #{count}); the tables show every cell, and rackbench report --format json or csv has every figure."
         end
 
         def setup_color(setup)
@@ -51,7 +72,7 @@ module Rackbench
 
         def level_charts
           level = @data.common_level or return []
-          endpoints = @data.endpoints
+          endpoints = charted
           setups = @data.setups
           by_endpoint = setups.map { |s| series(s, setup_color(s), endpoints.map { |e| point(e, s, level, "rps") }) }
           by_setup = endpoints.each_with_index.map do |e, i|
@@ -78,7 +99,7 @@ module Rackbench
           return nil unless @data.cpu?
 
           level = @data.common_level
-          pairs = @data.setups.product(@data.endpoints).select { |s, e| @data.cells[e, s, level] }
+          pairs = @data.setups.product(charted).select { |s, e| @data.cells[e, s, level] }
           labels = pairs.map { |s, e| "#{s} · #{e}" }
           datasets = [["server", "cpu.server_pct", "#D55E00"], ["load generator", "cpu.client_pct", "#7F7F7F"]].map do |label, key, color|
             series(label, color, pairs.map { |s, e| point(e, s, level, key) })

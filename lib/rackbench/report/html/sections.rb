@@ -33,22 +33,36 @@ module Rackbench
         end
 
         def warnings
-          items = @data.failed_setups.map do |f|
+          (+"").tap { |out| each_warnings_piece { |piece| out << piece } }
+        end
+
+        # The warnings a list item at a time (a huge run's cells not valid
+        # are 100,000 items: never one String).
+        def each_warnings_piece
+          any = false
+          warning_items do |item|
+            yield any ? item : "<ul class=\"warnings\">#{item}"
+            any = true
+          end
+          yield any ? "</ul>" : "<p class=\"ok\">No failed setups and no request errors.</p>"
+        end
+
+        def warning_items(&item)
+          @data.failed_setups.each do |f|
             tail = Array(f["log_tail"]).join("\n")
-            "<li><strong>#{h(f['setup'])}</strong> failed (repetition #{h(f['repetition'])}): #{h(f['reason'])}" \
-              "#{tail.empty? ? '' : "<pre>#{h(tail)}</pre>"}</li>"
+            yield "<li><strong>#{h(f['setup'])}</strong> failed (repetition #{h(f['repetition'])}): #{h(f['reason'])}" \
+                  "#{tail.empty? ? '' : "<pre>#{h(tail)}</pre>"}</li>"
           end
           # In a capacity search, errors past the knee are what the search looks
           # for (each level's verdict says so) and every level runs once.
           unless @capacity
-            items += @data.error_cells.map do |c|
-              "<li>#{h(c.setup)} on #{h(c.endpoint)} at #{h(@data.cells.level_label(c.level))}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
+            @data.error_cells.each do |c|
+              yield "<li>#{h(c.setup)} on #{h(c.endpoint)} at #{h(@data.cells.level_label(c.level))}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
             end
           end
-          items += @data.notes.map { |note, cells| "<li>#{h(cells.join(', '))}: #{h(note)}</li>" }
-          items += trust_items
-          items << repetitions_note if repetitions_note && !@capacity
-          items.empty? ? "<p class=\"ok\">No failed setups and no request errors.</p>" : "<ul class=\"warnings\">#{items.join}</ul>"
+          @data.notes.each { |note, cells| yield "<li>#{h(cells.join(', '))}: #{h(note)}</li>" }
+          trust_items(&item)
+          yield repetitions_note if repetitions_note && !@capacity
         end
 
         def method_list
@@ -101,20 +115,24 @@ module Rackbench
         # What the page cannot trust: foreign load ("~"), cells not valid
         # ("?", each with its reason and the -d it needs), and wrk's latency
         # correction as a muted note (an artifact, not an alarm).
-        def trust_items
-          items = QuietNotes.lines(@data.trials).grep(/\A~/).map { |l| "<li class=\"foreign\">#{h(l)}</li>" }
-          ProtocolNote.line(@data.trials)&.then { |l| items << "<li class=\"protocol\">#{h(l)}</li>" }
+        def trust_items(&item)
+          QuietNotes.lines(@data.trials).grep(/\A~/).each { |l| yield "<li class=\"foreign\">#{h(l)}</li>" }
+          ProtocolNote.line(@data.trials)&.then { |l| yield "<li class=\"protocol\">#{h(l)}</li>" }
           # A search (capacity, tune) measures past its knees on purpose:
           # only the levels it answers with matter, and its answer marks them.
-          return items if @capacity
+          return if @capacity
 
-          checks = @data.cells.cells.to_h { |c| [c, ValidityNotes.check(c)] }
-          checks.each do |cell, check|
+          # One cell's check at a time (100,000 held at once were a tenth of
+          # a huge run's memory); only those with wrk's artifact are kept.
+          artifacts = {}
+          @data.cells.cells.each do |cell|
+            check = ValidityNotes.check(cell)
+            artifacts[cell] = check unless check.artifacts.empty?
             next if check.valid?
 
-            items << "<li class=\"invalid\"><b>#{h(ValidityNotes.name(@data.cells, cell))}</b>: #{h(check.note)}</li>"
+            yield "<li class=\"invalid\"><b>#{h(ValidityNotes.name(@data.cells, cell))}</b>: #{h(check.note)}</li>"
           end
-          items + ValidityNotes.artifact(@data.cells, checks).map { |l| "<li class=\"artifact\">#{h(l)}</li>" }
+          ValidityNotes.artifact(@data.cells, artifacts).each { |l| item.call("<li class=\"artifact\">#{h(l)}</li>") }
         end
 
         def capacity_method_list
