@@ -199,8 +199,10 @@ class RailsGuideTest < Minitest::Test
 
   # `ruby ARGS` in the app's directory as its user runs it: outside the
   # test's bundle, the app's own Gemfile found from there.
+  # GEM_HOME and GEM_PATH unset too: under rackbench's bundle they name its
+  # vendor/bundle alone (issue 34), which a user's shell in the app never has.
   def ruby_in(app, *args)
-    env = ENV.keys.grep(Rackbench::UserShell::LEAKY).to_h { |k| [k, nil] }
+    env = ENV.keys.grep(Rackbench::UserShell::LEAKY).to_h { |k| [k, nil] }.merge("GEM_HOME" => nil, "GEM_PATH" => nil)
     out, err, status = capture_with_timeout(env, RbConfig.ruby, *args, chdir: app, timeout: 300)
     { ok: status.success?, out: out, err: err }
   end

@@ -4,6 +4,7 @@ require "test_helper"
 require "json"
 require "bundler"
 require "fileutils"
+require_relative "../support/fixture_bundle"
 require "rackbench/server"
 require "rackbench/plan/setup"
 require "rackbench/ports"
@@ -14,6 +15,7 @@ require "rackbench/workload/app"
 # Rails 7.2's lock (stringio 3.2.0); the --ruby wrapper runs bundler/setup
 # first (Server::Passenger#bundled_ruby).
 class PassengerBundleTest < Minitest::Test
+  include Rackbench::FixtureBundle
   App = Rackbench::Workload::App
 
   def setup
@@ -69,10 +71,7 @@ class PassengerBundleTest < Minitest::Test
   def test_a_bundled_rack_app_sees_only_its_bundle
     dir = File.join(tmpdir, "myapp")
     FileUtils.cp_r(File.expand_path("../fixtures/apps/bundled", __dir__), dir)
-    Bundler.with_unbundled_env do
-      ok = system("bundle", "install", "--local", "--quiet", chdir: dir, out: File::NULL, err: File::NULL)
-      assert ok, "bundle install --local failed for the fixture app (its gems come with rackbench's bundle)"
-    end
+    install_fixture_bundle(dir)
     instance = boot(App.resolve(dir), "passenger x1")
     seen = JSON.parse(get(instance, "/").body)
     assert_equal File.join(dir, "Gemfile"), seen["gemfile"]

@@ -4,6 +4,7 @@ require "test_helper"
 require "json"
 require "bundler"
 require "fileutils"
+require_relative "../support/fixture_bundle"
 require "rackbench/server"
 require "rackbench/plan/setup"
 require "rackbench/ports"
@@ -17,6 +18,7 @@ require "rackbench/process_control/http_probe"
 # --probe: a user's app behind rackbench's in-process probe, unedited. The
 # fixture app spends 10 ms of its thread's CPU and sleeps 40 ms per request.
 class ProbeTest < Minitest::Test
+  include Rackbench::FixtureBundle
   APP = File.expand_path("../fixtures/apps/cpu_and_sleep", __dir__)
   RACK2 = File.expand_path("../fixtures/apps/rack2/Gemfile", __dir__)
 
@@ -68,10 +70,7 @@ class ProbeTest < Minitest::Test
     dir = File.join(tmpdir, "rack2app")
     FileUtils.cp_r(APP, dir)
     FileUtils.cp(RACK2, File.join(dir, "Gemfile"))
-    Bundler.with_unbundled_env do
-      ok = system("bundle", "install", "--local", "--quiet", chdir: dir, out: File::NULL, err: File::NULL)
-      assert ok, "bundle install --local failed for the Rack 2 fixture (rack 2.2 is Debian's ruby-rack)"
-    end
+    install_fixture_bundle(dir, "bundle install --local failed for the Rack 2 fixture (bin/setup puts rack 2.2 in rackbench's bundle)")
     served = serve_wrapped(Rackbench::Workload::App.resolve(dir), "puma")
     assert_match(/rack 2\.2\./, served[:body])
     assert_operator served[:requests], :>=, 3

@@ -4,12 +4,14 @@ require "test_helper"
 require "json"
 require "bundler"
 require "fileutils"
+require_relative "../support/fixture_bundle"
 
 # "on yjit" is what runs, in apps with a bundle too: Bundler execs a fresh
 # Ruby for this machine's gem executables (`#!/usr/bin/env ruby3.1`), which a
 # `--yjit` on the first command line never reached. Each trial stores what
 # every worker said from inside (Runtime::Check), asserted here per process.
 class RuntimeYjitTest < Minitest::Test
+  include Rackbench::FixtureBundle
   FIXTURE = File.expand_path("../fixtures/apps/bundled", __dir__)
 
   def trials(dir)
@@ -39,9 +41,7 @@ class RuntimeYjitTest < Minitest::Test
   def test_yjit_takes_in_a_bundled_app_and_is_checked_in_every_worker
     app = File.join(tmpdir, "myapp")
     FileUtils.cp_r(FIXTURE, app)
-    Bundler.with_unbundled_env do
-      assert system("bundle", "install", "--local", "--quiet", chdir: app, out: File::NULL, err: File::NULL)
-    end
+    install_fixture_bundle(app)
     out = File.join(tmpdir, "run")
     labels = ["puma x2:2 on yjit", "unicorn x2 on yjit", "puma x2:2", "unicorn x2"]
     status, _stdout, err = run_cli("run", "--app", app, *labels.flat_map { |l| ["-s", l] }, "-e", "/", "-c", "2",

@@ -4,18 +4,17 @@ require "test_helper"
 require "json"
 require "bundler"
 require "fileutils"
+require_relative "../support/fixture_bundle"
 
 # --app PATH: the user's own config.ru, run inside its own bundle.
 class UserAppTest < Minitest::Test
+  include Rackbench::FixtureBundle
   FIXTURE = File.expand_path("../fixtures/apps/bundled", __dir__)
 
   def bundled_app
     dir = File.join(tmpdir, "myapp")
     FileUtils.cp_r(FIXTURE, dir)
-    Bundler.with_unbundled_env do
-      ok = system("bundle", "install", "--local", "--quiet", chdir: dir, out: File::NULL, err: File::NULL)
-      assert ok, "bundle install --local failed for the fixture app (its gems come with rackbench's bundle)"
-    end
+    install_fixture_bundle(dir)
     dir
   end
 

@@ -2,6 +2,7 @@
 
 require_relative "littles_law"
 require_relative "verdict_words"
+require_relative "keep_alive_split"
 
 module Rackbench
   module Stats
@@ -145,6 +146,7 @@ module Rackbench
       def result
         kind, reason = decide
         reason += @split.note(kind) if @m.sampled?
+        reason += KeepAliveSplit.note(@m, kind)
         evidence = @split.present? ? @m.evidence.merge("split" => @split.evidence) : @m.evidence
         Result.new(kind: kind, label: label(kind), reason: reason, evidence: evidence, little: LittlesLaw.check(@t))
       end

@@ -503,6 +503,52 @@ class TuneSearchTest < Minitest::Test
     assert_equal 3, journal.rows.find { |r| r["round"] == 3 }["round"]
   end
 
+  # Issue 34: round 3's rounds the load generator could not hold (its sends
+  # late, behind "client") are misses: no recommendation rests on them, and
+  # the words say the load generator's, not "its sustainable rate is lower".
+  class ClientConfirmLab < FakeLab
+    def initialize(*args, client: [], **opts)
+      super(*args, **opts)
+      @client = client
+    end
+
+    def confirm(setup, **opts)
+      super.tap do |o|
+        next unless @client.include?(setup.label)
+
+        o.records.each { |r| r.merge!("valid" => false, "behind" => "client", "invalid_reason" => "the load generator fell behind") }
+      end
+    end
+  end
+
+  def confirm_with_client(client, servers:, **opts)
+    clock = [0.0]
+    deadline = Tune::Deadline.new(600, clock: -> { clock[0] })
+    lab = ClientConfirmLab.new(IO_BOUND, clock, client: client)
+    lab.deadline = deadline
+    lines = []
+    journal = FakeJournal.new
+    rec = Tune.new(lab: lab, journal: journal, deadline: deadline, servers: servers, budget_mb: 2048,
+                   slo: Rackbench::Stats::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2,
+                   say: ->(line) { lines << line }, **opts).call
+    [rec, journal, lines]
+  end
+
+  def test_confirmations_the_load_generator_could_not_hold_are_misses_said_as_its_own
+    rec, journal, lines = confirm_with_client(["unicorn x4"], servers: %w[unicorn], edge_steps: 0)
+    assert_equal "unicorn x4", rec["setup"]
+    assert_equal [0, 3, 3], rec["confirmation"].values_at("passes", "client", "n")
+    assert_equal false, rec.dig("confirmation", "holds")
+    assert_in_delta 0.85 * 72.0, rec["client_bound"], 0.1
+    assert_match(/\Aunicorn x4 — the best found, but not confirmed: the load generator fell behind in 3 of 3 rounds at 61.2 req\/s /, rec["reason"])
+    refute_match(/sustainable rate is lower/, rec["reason"])
+    assert_includes rec["reason"], "; round 3's rounds at 61.2 req/s: the load generator could not hold 61.2 req/s on this machine"
+    assert_includes lines, "round 3/3: round 1 at 72.0 req/s (unicorn x4): unicorn x4 missed (the load generator fell behind, " \
+                           "not the server: counted as a miss)"
+    confirms = journal.rows.select { |r| r["type"] == "confirm" }
+    assert(confirms.all? { |r| r["results"].all? { |x| x["client"] == true && x["pass"] == false } }, confirms.inspect)
+  end
+
   def test_the_confirm_rate_is_capped_at_90_percent_of_the_saturated_throughput
     model = ->(s) { IO_BOUND.call(s).then { |m| m.merge(knee: m[:cap] * 1.05) } }
     rec, = tune(model: model, servers: %w[unicorn], edge_steps: 0)

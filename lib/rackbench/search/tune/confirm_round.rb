@@ -33,6 +33,13 @@ module Rackbench
       # Finalists already settled against the winner sit the added rounds out.
       # Limits: a pair is judged on the rounds both ran; a round cut short by
       # the time budget pairs only the finalists it reached.
+      #
+      # A round the load generator could not hold (Stats::Slo's `client`
+      # verdict: its sends went out late) is a miss: it confirms nothing, so
+      # no recommendation rests on it. It is said as the load generator's
+      # (not the server's) in the progress line, the journal ("client") and
+      # the Result's client_bound (the rate of the rounds decided on, when
+      # any of them was the client's), which the recommendation names.
       class ConfirmRound
         ROUNDS = 3
         MAX_ROUNDS = 10
@@ -45,8 +52,10 @@ module Rackbench
         # A look after every round from ROUNDS to MAX_ROUNDS, the rate spent over them (Stats::Looks).
         LOOKS = Stats::Looks.sequential(first: ROUNDS, max: MAX_ROUNDS)
 
-        # rate: the rate decided at (first_rate, less RETRY_FACTOR, when retried).
-        Result = Struct.new(:ranked, :ranking, :rate, :first_rate, :window, :rounds, :knee, :capped, :retried, keyword_init: true)
+        # rate: the rate decided at (first_rate, less RETRY_FACTOR, when retried);
+        # client_bound: that rate when the load generator fell behind in any of its rounds, else nil.
+        Result = Struct.new(:ranked, :ranking, :rate, :first_rate, :window, :rounds, :knee, :capped, :retried, :client_bound,
+                            keyword_init: true)
 
         # Seconds for count finalists' ROUNDS rounds of a window each.
         def self.cost(lab, count, window)
@@ -147,7 +156,7 @@ module Rackbench
           @s.journal.log("type" => "confirm", "round" => 3, "n" => n, "rate" => rate, "window_s" => window,
                          "order" => order.map(&:label), "results" => results, "stopped" => stopped || nil)
           @s.say.call("round 3/#{Tune::ROUNDS}: round #{n} at #{Racing.rps(rate)} req/s (#{order.map(&:label).join(', ')}): " +
-                      results.map { |r| "#{r['setup']} #{r['pass'] ? 'held' : 'missed'} the SLO" }.join(", "))
+                      results.map { |r| "#{r['setup']} #{outcome(r)}" }.join(", "))
           !stopped
         end
 
@@ -155,8 +164,20 @@ module Rackbench
           r = outcome.records.first
           return { "setup" => entry.label, "pass" => false, "failure" => outcome.failure || "no record" } unless r
 
+          verdict = @s.slo.judge(r)
           { "setup" => entry.label, "rps" => (r["goodput_rps"] || r["rps"])&.round(1), "p99_ms" => r.dig("latency_ms", "p99"),
-            "pss_total_mb" => r.dig("memory", "pss_total_mb"), "pass" => @s.slo.judge(r).pass }
+            "pss_total_mb" => r.dig("memory", "pss_total_mb"), "pass" => verdict.pass, "client" => verdict.client || nil }.compact
+        end
+
+        def outcome(result)
+          return "held the SLO" if result["pass"]
+
+          result["client"] ? "missed (the load generator fell behind, not the server: counted as a miss)" : "missed the SLO"
+        end
+
+        # The rate when any finalist's round at it was the load generator's (Stats::Slo#client_bound?).
+        def client_bound(finalists, rate)
+          rate if finalists.any? { |e| e.confirms.any? { |r| @s.slo.client_bound?(r) } }
         end
 
         def holds?(entry) = Racing.confirmation(entry.confirms, @s.slo)["holds"]
@@ -178,7 +199,7 @@ module Rackbench
                          "paired_decisions" => ranking.entries.map(&:to_h))
           @s.say.call("round 3/#{Tune::ROUNDS} done: winner #{ranked.first.label}")
           Result.new(ranked: ranked, ranking: ranking, rate: rate, first_rate: first_rate, window: window, rounds: rounds,
-                     knee: knee, capped: capped, retried: retried)
+                     knee: knee, capped: capped, retried: retried, client_bound: client_bound(finalists, rate))
         end
 
         def method_text(rounds, rate, window, capped, count)

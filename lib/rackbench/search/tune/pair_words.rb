@@ -58,7 +58,8 @@ module Rackbench
 
         def held(entry, ranking)
           c = Racing.confirmation(entry.confirms, ranking.slo)
-          "#{c['passes']} of #{c['n']} rounds"
+          client = c["client"].to_i.positive? ? " (#{c['client']} missed as the load generator fell behind)" : ""
+          "#{c['passes']} of #{c['n']} rounds#{client}"
         end
 
         def still_open(pair)

@@ -203,11 +203,14 @@ module Rackbench
           picks.include?(entry) ? "#{head}: finalist, #{tie}" : "#{head}: #{tie}, not among the best #{picks.size}"
         end
 
-        # Round 3: one finalist's repetitions judged against the SLO.
+        # Round 3: one finalist's repetitions judged against the SLO. A
+        # repetition the load generator could not hold is a miss (it
+        # confirms nothing), counted apart in "client".
         def confirmation(records, slo)
           verdicts = records.map { |r| slo.judge(r) }
           passes = verdicts.count(&:pass)
           { "n" => records.size, "passes" => passes, "holds" => records.any? && passes * 2 > records.size,
+            "client" => verdicts.count(&:client),
             "failures" => verdicts.reject(&:pass).map { |v| short(v.reason) }.uniq,
             "rps" => summary(records.map { |r| r["goodput_rps"] || r["rps"] }),
             "p99_ms" => summary(records.map { |r| r.dig("latency_ms", "p99") }),

@@ -148,8 +148,10 @@ module Rackbench
           Stats::Decision.align(per_round(a, get), per_round(b, get))
         end
 
+        # A round the load generator could not hold measured the client, not
+        # the finalist: it is a miss of the SLO (holds?) and no value here.
         def per_round(entry, get)
-          entry.confirms.each_with_object({}) { |r, out| (v = get.call(r)) && out[r["round"]] = v }
+          entry.confirms.each_with_object({}) { |r, out| !@slo.client_bound?(r) && (v = get.call(r)) && out[r["round"]] = v }
         end
 
         def judge(pair)

@@ -91,15 +91,18 @@ module Rackbench
         end
 
         # The lowest rate at which the load generator ended a knee search
-        # (ClientBound), or nil: a knee found below it is a lower bound.
+        # (ClientBound) or fell behind in round 3's rounds, or nil: a knee or
+        # a rate found below it is a lower bound.
         def client_bound
-          @all.filter_map(&:knee_bound).min
+          [*@all.filter_map(&:knee_bound), @confirmed&.client_bound].compact.min
         end
 
         def bound_clause
           bound = client_bound or return ""
-          by = @all.select { |e| e.knee_bound == bound }.map(&:label).join(", ")
-          "; the knee search of #{by} stopped where #{ClientBound.note(bound)}"
+          by = @all.select { |e| e.knee_bound == bound }.map(&:label)
+          return "; the knee search of #{by.join(', ')} stopped where #{ClientBound.note(bound)}" if by.any?
+
+          "; round 3's rounds at #{Racing.rps(bound)} req/s: #{ClientBound.note(bound)}"
         end
 
         # A higher objective or another endpoint, unless only the client bounded every search.
@@ -188,6 +191,10 @@ module Rackbench
                 "saturated throughput, below its knee of #{knee} req/s, so that a queue stays short)#{mem}"
             elsif c["holds"]
               "#{Racing.rps(@rate)} req/s within #{slo} (#{runs})#{mem}"
+            elsif c["client"].to_i.positive?
+              "the best found, but not confirmed: the load generator fell behind in #{c['client']} of #{c['n']} rounds " \
+                "at #{Racing.rps(@rate)} req/s (counted as misses: they say nothing of the server), and no finalist " \
+                "held #{slo} in most rounds#{mem}"
             else
               "the best found, but no finalist held #{slo} at #{Racing.rps(@rate)} req/s over #{@window} s " \
                 "(#{c['failures'].first}): its sustainable rate is lower than its short-window knee#{mem}"
