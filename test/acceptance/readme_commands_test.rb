@@ -94,6 +94,11 @@ class ReadmeCommandsTest < Minitest::Test
     assert_whole_records(dir)
     assert File.file?(File.join(dir, "report.html"))
     assert_the_readme_example_is_this_output(res.stdout)
+    # Issue 34: GC is taken as a share of the process's CPU per request, so
+    # no /hello cell of the default run reads "GC" (it read GC in all six).
+    hello = res.stdout[%r{^What limited each cell[^\n]*\n(/hello .*?)(?:\n\n|\z)}m, 1].to_s.lines.drop(2)
+    assert_operator hello.size, :>=, 6, "the verdict grid's /hello rows were read:\n#{res.stdout}"
+    assert_empty hello.grep(/\sGC(\s|\z)/), "no /hello cell of the default run is GC"
 
     assert_lint_ignores_what_runs_wrote(clone, shell)
     assert_equal "bin/setup && bundle exec rake test", setup_and_test
