@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../../support/help_text"
 require "stringio"
 require "rackbench/cli"
 require "rackbench/cli/capacity"
@@ -8,15 +9,7 @@ require "rackbench/cli/capacity"
 # Options are declared once (CLI::Options): --help shows each default from
 # its declaration and a command offers only the options it uses.
 class CliOptionsTest < Minitest::Test
-  def help(command)
-    out = StringIO.new
-    assert_equal 0, Rackbench::CLI.call([command, "--help"], out: out, err: StringIO.new, env: {})
-    out.string
-  end
-
-  def line(text, flag)
-    text.lines.find { |l| l.start_with?(" ") && l.include?(flag) } or flunk "#{flag} is not in the help"
-  end
+  include HelpText
 
   def test_help_defaults_come_from_config_defaults
     run = help("run")

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../../support/help_text"
 require "stringio"
 require "rackbench/cli"
 require "rackbench/cli/options"
@@ -12,15 +13,7 @@ require "rackbench/cli/options"
 class SharedOptionsTest < Minitest::Test
   O = Rackbench::CLI::Options
 
-  def help(command)
-    out = StringIO.new
-    assert_equal 0, Rackbench::CLI.call([command, "--help"], out: out, err: StringIO.new, env: {})
-    out.string
-  end
-
-  def line(text, flag)
-    text.lines.find { |l| l.start_with?(" ") && l.include?(flag) } or flunk "#{flag} is not in the help"
-  end
+  include HelpText
 
   def test_the_margin_is_declared_once_with_its_default_from_the_decisions
     shown = format("%g", Rackbench::Stats::Decision::DEFAULT_MARGIN * 100)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../clock"
+require_relative "phase"
 require_relative "../../ports"
 require_relative "../../server/front"
 
@@ -10,15 +11,7 @@ module Rackbench
       # The proxy in front ("... behind nginx"): started on the session's
       # port (--port, else a free one) with the booted server as its
       # upstream, and its setups.jsonl line stored beside the server's.
-      class FrontBoot
-        def initialize(context, setup, repetition, place)
-          @ctx = context
-          @config = context.config
-          @setup = setup
-          @rep = repetition
-          @place = place
-        end
-
+      class FrontBoot < Phase
         # Yields the proxy before starting it (so the caller stops it
         # whatever happens next); returns it started.
         def call(upstream)

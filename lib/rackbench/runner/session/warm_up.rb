@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../clock"
+require_relative "phase"
 require_relative "../../error"
 require_relative "../../process_control/affinity"
 require_relative "../steady_warmup"
@@ -13,15 +14,7 @@ module Rackbench
       # rate), for --warmup seconds, or with --warmup steady until the JIT
       # is steady (SteadyWarmup, each window stored in warmups.jsonl as it
       # ends). A warm-up that fails is warned of, and the trials measured anyway.
-      class WarmUp
-        def initialize(context, setup, repetition, place)
-          @ctx = context
-          @config = context.config
-          @setup = setup
-          @rep = repetition
-          @place = place
-        end
-
+      class WarmUp < Phase
         # {endpoint => the warm-up's Load::Result}: its latency tells a trial
         # whether to count throughput in a window (Measurement#window?).
         def results
