@@ -12,11 +12,18 @@
 #
 # Each change is gated RUNS times against the base, every run a real
 # `rackbench run` (fresh boots per round, interleaved, --decide up to
-# --max-rounds ROUNDS), and the minutes each took are printed.
+# --max-rounds ROUNDS), and the minutes each took are printed. The run is
+# the user's command with the user's defaults: -d 2 s of load per trial,
+# 1 s of warm-up, --max-rounds 20 (one cell, c = 2 on puma x1:2, so that
+# the bench measures the gate, not a ladder of levels). Fewer rounds or
+# shorter trials are arguments, to see what they cost in decisions.
 #
-#   bundle exec ruby -Ilib bench/ref_gate.rb [RUNS] [ROUNDS]   (defaults 10 12; about 30 minutes on 2 cores)
+#   bundle exec ruby -Ilib bench/ref_gate.rb [RUNS] [ROUNDS] [SECONDS]
+#   (defaults 10 20 2: about 50 minutes on 2 cores; needs a quiet machine,
+#   as any measurement does: on a busy one the gate rightly says undecided)
 
 require "fileutils"
+require "json"
 require "open3"
 require "stringio"
 require "tmpdir"
@@ -25,7 +32,8 @@ require "rackbench/clock"
 
 $stdout.sync = true
 RUNS = Integer(ARGV[0] || 10)
-ROUNDS = Integer(ARGV[1] || 12)
+ROUNDS = Integer(ARGV[1] || 20)
+SECONDS = Float(ARGV[2] || 2)
 
 # The app of test/integration/ref_gate_test.rb: /work spends WORK iterations of CPU.
 APP = File.read(File.expand_path("../test/fixtures/apps/cpu_work/config.ru", __dir__))
@@ -45,6 +53,29 @@ def commit(repo, message, app: nil, readme: nil)
   git(repo, "rev-parse", "HEAD")
 end
 
+# The rounds a run made: its stored trials' highest repetition.
+def rounds(dir)
+  File.foreach(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l)["repetition"].to_i }.max.to_i
+rescue SystemCallError, JSON::ParserError
+  0
+end
+
+# The per-round spread of the paired log ratio head/base (sample SD, in %):
+# what the gate's intervals are made of.
+def spread(dir, base)
+  trials = File.foreach(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
+  logs = trials.group_by { |t| t["repetition"] }.filter_map do |_, ts|
+    a, b = ts.partition { |t| t["setup"].to_s.include?(base[0, 7]) }.map { |side| side.first&.fetch("rps", nil) }
+    Math.log(b / a) if a.to_f.positive? && b.to_f.positive?
+  end
+  return Float::NAN if logs.size < 2
+
+  mean = logs.sum / logs.size
+  100 * Math.sqrt(logs.sum { |x| (x - mean)**2 } / (logs.size - 1))
+rescue SystemCallError, JSON::ParserError
+  Float::NAN
+end
+
 Dir.mktmpdir("rackbench-ref-gate") do |tmp|
   repo = File.join(tmp, "app")
   FileUtils.mkdir_p(repo)
@@ -60,19 +91,22 @@ Dir.mktmpdir("rackbench-ref-gate") do |tmp|
   RUNS.times do |i|
     changes.each do |name, sha|
       t0 = Rackbench::Clock.now
+      dir = File.join(tmp, "#{name.delete('%')}-#{i}")
       out = StringIO.new
       err = StringIO.new
       status = Rackbench::CLI.call(["run", "--app", repo, "--ref", base, "--ref", sha, "-s", "puma x1:2", "-e", "/work", "-c", "2",
-                                    "-d", "1", "--warmup", "0.5", "--decide", "--max-rounds", ROUNDS.to_s, "--fail-if-slower", "5",
-                                    "-q", "-o", File.join(tmp, "#{name.delete('%')}-#{i}")], out: out, err: err, env: ENV.to_h)
+                                    "-d", SECONDS.to_s, "--warmup", "1", "--decide", "--max-rounds", ROUNDS.to_s, "--fail-if-slower", "5",
+                                    "-q", "-o", dir], out: out, err: err, env: ENV.to_h)
       minutes = (Rackbench::Clock.now - t0) / 60
       line = err.string.lines.grep(/\A(Passed|Slower|Undecided|Gate failed):/).last.to_s
       results[name] << [status, minutes]
-      printf("%-6s run %2d: exit %d in %.1f min: %s\n", name, i + 1, status, minutes, line[0, 160].strip)
+      printf("%-6s run %2d: exit %d in %.1f min, %2d rounds, spread %.1f%%: %s\n", name, i + 1, status, minutes, rounds(dir), spread(dir, base),
+             line[/\(req\/s [^)]*\)\)?/] || line[0, 160].strip)
     end
   end
   puts
-  puts "=== bench/ref_gate.rb: #{RUNS} runs of each change, --decide --max-rounds #{ROUNDS}, --fail-if-slower 5"
+  puts "=== bench/ref_gate.rb: #{RUNS} runs of each change, puma x1:2, /work at c = 2, -d #{SECONDS}, --warmup 1, " \
+       "--decide --max-rounds #{ROUNDS}, --fail-if-slower 5"
   results.each do |name, rs|
     failed = rs.count { |s, _| s == 1 }
     target = { "readme" => "never fails (target 0%)", "10%" => "fails in >= 80%", "2x" => "always fails (target 100%)" }[name]
