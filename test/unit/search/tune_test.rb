@@ -539,6 +539,9 @@ class TuneSearchTest < Minitest::Test
     assert_equal "unicorn x4", rec["setup"]
     assert_equal [0, 3, 3], rec["confirmation"].values_at("passes", "client", "n")
     assert_equal false, rec.dig("confirmation", "holds")
+    # Round 3 ran, but its winner held nothing: the evidence says so, as the reason does.
+    assert_equal "unconfirmed", rec["evidence"]
+    assert_match(/did not hold the SLO in most rounds/, rec["evidence_note"])
     assert_in_delta 0.85 * 72.0, rec["client_bound"], 0.1
     assert_match(/\Aunicorn x4 — the best found, but not confirmed: the load generator fell behind in 3 of 3 rounds at 61.2 req\/s /, rec["reason"])
     refute_match(/sustainable rate is lower/, rec["reason"])

@@ -13,7 +13,11 @@ module Rackbench
   module Search
     class Tune
       # The answer, from the best evidence tune reached:
-      #   "confirmed"  round 3 ran: the finalists' order (Ranking, from paired rounds)
+      #   "confirmed"  round 3 ran and the winner held the SLO in most of its rounds:
+      #                the finalists' order (Ranking, from paired rounds)
+      #   "unconfirmed" round 3 ran, but the winner did not hold the SLO in most
+      #                of its rounds (or the load generator fell behind): the
+      #                best found, said not confirmed
       #   "knee"       round 3 did not run (time): the highest open-loop knee
       #   "probe"      no knee was measured (time): the best closed-loop probe
       # with one sentence saying why: against a confirmed runner-up, each
@@ -28,6 +32,8 @@ module Rackbench
       class Recommendation
         EVIDENCE = {
           "confirmed" => "open-loop knee search, then paired rounds of the finalists at one rate",
+          "unconfirmed" => "open-loop knee search, then paired rounds of the finalists at one rate, " \
+                           "in which the best found did not hold the SLO in most rounds",
           "knee" => "open-loop knee search only: the time budget ran out before the confirmation runs",
           "probe" => "closed-loop probes only: the time budget ran out before any knee search",
           "unmet" => "open-loop knee searches: no rate met the SLO"
@@ -121,12 +127,15 @@ module Rackbench
 
         def pick
           winner, evidence =
-            if @ranked&.any? then [@ranked[0], "confirmed"]
+            if @ranked&.any? then [@ranked[0], held?(@ranked[0]) ? "confirmed" : "unconfirmed"]
             elsif (k = @entries.select(&:knee_rps).max_by(&:knee_rps)) then [k, "knee"]
             else [@entries.select { |e| e.probes.any? }.max_by(&:probe_rps), "probe"]
             end
           [winner, @ranked&.[](1) || next_best(winner), evidence]
         end
+
+        # Round 3's verdict on a finalist: it held the SLO in most of its rounds.
+        def held?(entry) = Racing.confirmation(entry.confirms, @slo)["holds"]
 
         # Without a second confirmed finalist: the best other setup, by knee, then by probe.
         def next_best(winner)
@@ -141,7 +150,7 @@ module Rackbench
         end
 
         def confirmed?(entry)
-          @evidence == "confirmed" && @ranked.include?(entry) && entry.confirms.any?
+          %w[confirmed unconfirmed].include?(@evidence) && @ranked.include?(entry) && entry.confirms.any?
         end
 
         # Why a runner-up was not confirmed, when it was not.
@@ -176,7 +185,7 @@ module Rackbench
           slo = "p99 #{@slo.p99_ms.round} ms"
           mem = @winner.footprint_mb ? ", #{Units.mib(@winner.footprint_mb)} PSS" : ""
           case @evidence
-          when "confirmed"
+          when "confirmed", "unconfirmed"
             c = Racing.confirmation(@winner.confirms, @slo)
             runs = "#{c['passes']}/#{c['n']} paired rounds of #{@window} s at #{Racing.rps(@rate)} req/s held it, " \
                    "p99 #{c.dig('p99_ms', 'median')&.round} ms"
