@@ -15,6 +15,8 @@ class ReadmeCommandsTest < Minitest::Test
   README = File.read(File.expand_path("../../README.md", __dir__))
   # What a user must never see on a terminal: Ruby or Bundler warnings, a
   # stack trace, a failed setup.
+  # What bin/setup installs under the checkout (gitignored), copied into the clone.
+  INSTALLED = %w[vendor/bundle vendor/jruby apps/rails/vendor].freeze
   NOISE = /^WARN|\.rb:\d+: warning:|^\s+from .*:\d+:in |\bFAILED\b/.freeze
   SECOND = ["--setup", "puma x2:5", "--setup", "unicorn x2", "--endpoint", "/hello", "--endpoint", "/pause/0.05",
             "--concurrency", "1,4,16", "--duration", "2"].freeze
@@ -60,17 +62,23 @@ class ReadmeCommandsTest < Minitest::Test
   # reads the files git tracks, never what rackbench wrote (this clone, its
   # run and its lint serve both checks; they were lint_after_run_test.rb's own).
   # rackbench's own gems live in the checkout's vendor/bundle (bin/setup,
-  # issue 34): the clone gets a copy of this checkout's, as the system gems
-  # had served every clone before, so its bin/setup finds them installed
-  # instead of compiling them again (minutes; .ci/run's bin/setup installs
-  # them from nothing on a fresh machine).
+  # issue 34), the Rails workload's in apps/rails/vendor, JRuby in
+  # vendor/jruby: the clone gets a copy of this checkout's (INSTALLED), as
+  # the system gems had served every clone before, so its bin/setup finds
+  # them installed instead of compiling them again (minutes; .ci/run's
+  # bin/setup installs them from nothing on a fresh machine, and the suite's
+  # Rails and JRuby tests then use them).
   def test_the_default_run_measures_every_installed_server
     clone = File.join(@cwd, "clone")
     _out, err, st = capture_with_timeout("git", "clone", "-q", Rackbench::UserShell::ROOT, clone, timeout: 120)
     assert st.success?, err
-    installed = File.join(Rackbench::UserShell::ROOT, "vendor", "bundle")
-    FileUtils.mkdir_p(File.join(clone, "vendor"))
-    FileUtils.cp_r(installed, File.join(clone, "vendor")) if File.directory?(installed)
+    INSTALLED.each do |rel|
+      from = File.join(Rackbench::UserShell::ROOT, rel)
+      next unless File.directory?(from)
+
+      FileUtils.mkdir_p(File.dirname(File.join(clone, rel)))
+      FileUtils.cp_r(from, File.dirname(File.join(clone, rel)))
+    end
     shell = Rackbench::UserShell.new(clone, clone: true)
     setup_and_run, setup_and_test = readme_lines
     assert_equal "bin/setup && bundle exec exe/rackbench run", setup_and_run
