@@ -21,6 +21,9 @@ module Rackbench
     # A lane interrupted (Ctrl-C) gets INT (minitest ends the test it runs and
     # its teardowns stop what it booted), then KILL after this many seconds.
     GRACE = 20
+    # A lane still running after this many seconds has hung: it is
+    # interrupted and fails (the whole suite takes under half an hour here).
+    DEADLINE = Integer(ENV.fetch("LANE_DEADLINE", "1800"), 10)
 
     module_function
 
@@ -58,13 +61,29 @@ module Rackbench
       wait_all(started)
     end
 
+    # Waits for every lane, within DEADLINE seconds of its start: a lane
+    # still running then is interrupted as Ctrl-C would (INT, KILL after
+    # GRACE) and fails, its log saying how far it got.
     def wait_all(lanes)
       previous = trap("INT") { interrupt(lanes) }
-      lanes.map do |lane|
-        _, status = Process.wait2(lane[:pid])
-        seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - lane[:t0]
-        lane.merge(ok: status.success?, seconds: seconds).tap { |l| puts summary(l) }
+      done = {}
+      until done.size == lanes.size
+        lanes.each do |lane|
+          next if done[lane[:pid]]
+
+          pid, status = Process.wait2(lane[:pid], Process::WNOHANG)
+          if pid
+            seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - lane[:t0]
+            done[lane[:pid]] = lane.merge(ok: status.success?, seconds: seconds).tap { |l| puts summary(l) }
+          elsif Process.clock_gettime(Process::CLOCK_MONOTONIC) - lane[:t0] > DEADLINE && !lane[:late]
+            lane[:late] = true
+            warn "rake test:lanes: #{lane[:name]} still ran after #{DEADLINE} s: interrupted (its log: #{lane[:log]})"
+            interrupt([lane])
+          end
+        end
+        sleep 0.5 unless done.size == lanes.size
       end
+      lanes.map { |lane| done.fetch(lane[:pid]) }
     ensure
       trap("INT", previous || "DEFAULT")
     end
