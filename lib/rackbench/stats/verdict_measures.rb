@@ -89,9 +89,27 @@ module Rackbench
           others_pct > (@machine["foreign_limit_pct"] || QUIET_PCT)
         end
 
-        # The CPU the server could have had: the cores, less all the rest's use.
+        # The CPU the server could have had: the cores, less all the rest's use;
+        # under --cpus, no more than its own CPU set (the trial's "cpus"), which
+        # the load generator on its own CPUs does not share.
         def room
-          [100.0 * cores - client_pct - rest_pct, 1.0].max
+          all = [100.0 * cores - client_pct - rest_pct, 1.0].max
+          pinned = server_cpus
+          pinned ? [all, 100.0 * pinned].min : all
+        end
+
+        # How many CPUs --cpus gave the server ("0-2,5": 4), or nil when shared.
+        def server_cpus
+          set = @t["cpus"]
+          return nil unless set.is_a?(Hash) && set["shared"] == false
+
+          n = set["server"].to_s.split(",").sum do |item|
+            lo, hi = item.split("-", 2).map { |x| Integer(x, 10) }
+            hi ? hi - lo + 1 : 1
+          end
+          n.positive? ? n : nil
+        rescue ArgumentError, TypeError
+          nil
         end
 
         # Other processes (a shared machine) left the server less than

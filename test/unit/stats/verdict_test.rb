@@ -44,6 +44,19 @@ class VerdictTest < Minitest::Test
     assert_match(/120% of the 120% CPU left to it.*other processes 75%/, v.reason)
   end
 
+  # --cpus server=0,client=1: the server's CPU is its one CPU, not the machine's two. Two workers at 100%
+  # of it are CPU-bound, not "below capacity" (a walk of issue 37 on puma x2:5 read "below" at c = 8).
+  def test_a_pinned_server_is_cpu_bound_at_its_own_cpus
+    pinned = { "cpus" => { "server" => "0", "client" => "1", "rule" => "server=0,client=1", "shared" => false } }
+    at = { c: 8, workers: 2, threads: 5, server: 99.0, client: 1.0, machine: 102.0, busiest: 50.0, waiting: 0.0 }
+    v = verdict(trial(**at, **pinned))
+    assert_equal "cpu", v.kind, v.text
+    assert_match(/99% of the 100% CPU left to it/, v.reason)
+    refute_equal "cpu", verdict(trial(**at)).kind, "shared, the machine's second core was idle"
+    two = { "cpus" => { "server" => "0-1", "client" => "2", "shared" => false }, "cpu" => { "server_pct" => 99.0, "client_pct" => 1.0, "cores" => 3 } }
+    refute_equal "cpu", verdict(trial(**at, **two)).kind, "pinned to two CPUs, one core of them idle"
+  end
+
   def test_gvl_bound_one_process_at_one_core_with_a_core_idle
     v = verdict(trial(c: 8, workers: 1, threads: 5, server: 97.0, busiest: 97.0, waiting: 3.0, backlog: 3.0, busy_threads: 8.0))
     assert_equal "gvl", v.kind, v.text
