@@ -106,18 +106,23 @@ class Field2026PhysicsTest < Minitest::Test
   # CPU-bound, or, where keep-alive connections stayed mostly with one
   # process (Agoo's first often takes most), unbalanced: that process at one
   # core while the CPU left to the server had room (seen in CI: 71%:29%,
-  # 90% and 46% of a core).
+  # 90% and 46% of a core). Agoo alone may also read "below capacity" when
+  # its split is uneven but under the 1.25 that makes it "unbalanced": in 10
+  # runs here (2026-11-27, quiet) itsi, iodine and puma fibers read cpu 10 of
+  # 10 (162-195% of 200%, spread 1.00-1.07); agoo cpu 6 (spread 1.02-1.06),
+  # unbalanced 3 (1.93-2.0) and under 1 (132%, spread 1.23); in CI it read
+  # under at 150% and at 152% (spread 1.35). So agoo's "under" is accepted
+  # with a split of 1.15 or more, and the figures must fit it. Not the run
+  # queue: runq / CPU per request was 0.13-1.81 in those cpu verdicts, so
+  # "waited for a CPU longer than it ran" (the rule this replaced) is no
+  # sign of starvation and let any server's "under" pass.
+  UNEVEN = 1.15
+
   def test_every_server_on_fibonacci_is_cpu_bound
     records = run_setups(["itsi x2:5", "iodine x2:5", "agoo x2:5", "puma x2:5 fibers"], "/fibonacci/25", 8)
     records.each_value do |r|
-      # A server whose request threads waited for a CPU longer than they ran
-      # (the probe's run-queue delay, runq_ms) was starved by what the guest
-      # cannot see (a host's steal, its other guests): it did not saturate
-      # the cores it was given, and "below capacity" is then what happened
-      # (seen once in CI for agoo x2:5: 150% of 200%, 4.6 ms a request waiting
-      # for a CPU against 4.3 ms of CPU).
-      starved = r.dig("split", "runq_ms").to_f > r.dig("split", "cpu_ms").to_f && r.dig("split", "cpu_ms").to_f.positive?
-      v = starved ? verdict_of(r, "cpu", "unbalanced", "under") : verdict_of(r, "cpu", "unbalanced")
+      uneven_agoo = r["server"] == "agoo" && r.dig("balance", "spread").to_f >= UNEVEN
+      v = uneven_agoo ? verdict_of(r, "cpu", "unbalanced", "under") : verdict_of(r, "cpu", "unbalanced")
       assert_kind_fits(r, v)
       assert_operator r.dig("balance", "busiest_cpu_pct"), :>=, 70.0, "#{r['setup']}: #{v.text}" if v.kind == "unbalanced"
     end
