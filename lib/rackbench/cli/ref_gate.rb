@@ -52,10 +52,23 @@ module Rackbench
 
       def cells(found)
         shown = found.first(5).map do |f|
-          words = f.entry ? Stats::DecisionText.phrase(f.entry) : "fewer than 2 rounds of both"
-          "#{where([f])} #{f.head} against #{f.base} (#{words})"
+          "#{where([f])} #{f.head} against #{f.base} (#{words(f)})"
         end
         shown.join("; ") + (found.size > 5 ? "; ..." : "")
+      end
+
+      # The decision's words; a passed cell whose two-sided outcome is
+      # undecided (its interval reaches above +P, never below -P) says what
+      # the gate read from it, one-sided: "undecided" in a passed sentence
+      # read as a contradiction, and the run's answer may call the same pair,
+      # the other way round, equivalent.
+      def words(found)
+        entry = found.entry or return "fewer than 2 rounds of both"
+        d = entry.decision
+        return Stats::DecisionText.phrase(entry) unless d.outcome == :undecided && @gate.passed.include?(found)
+
+        "req/s not slower by more than #{beyond} (95% CI #{Stats::DecisionText.signed(d.low_pct)} to " \
+          "#{Stats::DecisionText.signed(d.high_pct)})"
       end
 
       def where(found)

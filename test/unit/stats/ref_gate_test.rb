@@ -41,6 +41,17 @@ class RefGateTest < Minitest::Test
     assert_match(/\APassed: no ref is slower than main@1a2b3c4 by more than 5% in 1 cell\(s\): .*equivalent within \+-5%/, words(g))
   end
 
+  # Its interval above -5% but reaching beyond +5%: two-sided undecided,
+  # and the gate's one-sided answer said as such, not "undecided".
+  def test_a_pass_above_the_margin_says_not_slower
+    g = gate([400, 410, 395, 405, 400], [412, 400, 420, 406, 430])
+    entry = g.passed.first&.entry
+    assert_equal [0, :undecided], [g.status, entry&.decision&.outcome], entry&.decision.inspect
+    assert_match(%r{\APassed: .*/work c=2 HEAD@5d6e7f8 against main@1a2b3c4 \(req/s not slower by more than 5% \(95% CI -\d[\d.]*% to \+\d[\d.]*%\)\) \(--fail-if-slower 5\)\z},
+                 words(g))
+    refute_match(/undecided/, words(g))
+  end
+
   def test_a_spread_that_cannot_tell_is_undecided
     g = gate([400, 300, 450], [380, 420, 310])
     assert_equal [3, 1], [g.status, g.undecided.size]
