@@ -14,7 +14,10 @@ class CapacityIntegrationTest < Minitest::Test
     knee = rows.find { |r| r["type"] == "knee" }
     levels = rows.select { |r| r["type"] == "level" }
     assert_bracketed(levels, knee["open"])
-    assert_in_delta 100.0, knee.dig("open", "pass"), 20.0, "2 workers / 0.02 s = 100 req/s"
+    # 2 workers / 0.02 s = 100 req/s. A level a little over it can pass in
+    # 1 s: the tail rule allows (connections + 1) / 0.5 s of slack (about
+    # 117 req/s with the warm-up's p99 near 20 ms, 121 nearer 25 ms).
+    assert_includes 80.0..125.0, knee.dig("open", "pass"), "2 workers / 0.02 s = 100 req/s"
     assert_operator knee.dig("open", "fail"), :>, knee.dig("open", "pass")
     trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
     assert_equal levels.flat_map { |l| l["trials"] }.sort, trials.map { |t| t["key"] }.sort, "every measured level is stored as a trial"

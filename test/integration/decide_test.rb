@@ -37,16 +37,18 @@ class DecideTest < Minitest::Test
     rps = decisions.find { |d| d["metric"] == "rps" }
     assert_equal ["puma x1:10", "unicorn x2", "slower"], [rps["a"], rps["b"], rps["outcome"]]
     # Physically 40/80 = 0.5; Puma's 4 connections lose a little to each
-    # request's turnaround (76 req/s measured here, 0.517), Unicorn's none.
-    assert_operator rps["ci_low"], :<=, 0.53, rps.inspect
-    assert_operator rps["ci_high"], :>=, 0.49, "the interval is near the physical ratio 40/80"
+    # request's turnaround (76-78.4 req/s measured, 0.504-0.517), Unicorn's
+    # none. The band allows Puma down to 72 req/s and Unicorn down to 37.6.
+    assert_operator rps["ci_low"], :<=, 0.55, rps.inspect
+    assert_operator rps["ci_high"], :>=, 0.47, "the interval is near the physical ratio 40/80"
     assert_equal [3, 1], rps.values_at("look", "family_size")
     assert_operator rps["confidence"], :>, 0.95, "the first look spends a share of the rate: a wider interval"
     assert_operator rps["ci_low"], :<, rps["ci_low_unadjusted"]
     # A change under 50% is said in percent (rounded: "50%" is 49.5-49.9),
     # from 50% on as the ratio B/A
-    # (DecisionText#phrase); 0.5 sits on that edge, so either form is right.
-    assert_match(%r{/pause/0.05 c=4  unicorn x2 against puma x1:10 \(3 rounds\): req/s slower(?: by (?:4[7-9]|50)% \(95% CI \d+-\d+%\)|: B/A 0\.(?:4[7-9]|5[0-3]?)\d*x \(95% CI 0\.\d+x-0\.\d+x\))}, out)
+    # (DecisionText#phrase); 0.5 sits on that edge, so either form is right:
+    # 45-50% (a ratio of 0.505-0.55) or 0.47x-0.5x.
+    assert_match(%r{/pause/0.05 c=4  unicorn x2 against puma x1:10 \(3 rounds\): req/s slower(?: by (?:4[5-9]|50)% \(95% CI \d+-\d+%\)|: B/A 0\.(?:4[7-9]|50?)\d*x \(95% CI 0\.\d+x-0\.\d+x\))}, out)
     assert_match(/a look after every round from 3 to 5: Lan & DeMets's Pocock-type alpha spending/, out)
   end
 

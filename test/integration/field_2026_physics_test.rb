@@ -111,12 +111,15 @@ class Field2026PhysicsTest < Minitest::Test
   # runs here (2026-11-27, quiet) itsi, iodine and puma fibers read cpu 10 of
   # 10 (162-195% of 200%, spread 1.00-1.07); agoo cpu 6 (spread 1.02-1.06),
   # unbalanced 3 (1.93-2.0) and under 1 (132%, spread 1.23); in CI it read
-  # under at 150% and at 152% (spread 1.35). So agoo's "under" is accepted
-  # with a split of 1.15 or more, and the figures must fit it. Not the run
+  # under at 150% and at 152% (spread 1.35). "Under" is the server below
+  # 160% of its 200%: with the busiest process at 90% of a core that is a
+  # spread of 1.125 already. So agoo's "under" is accepted with a split of
+  # 1.10 or more (above the 1.02-1.07 of its cpu verdicts), and the figures
+  # must fit it. Not the run
   # queue: runq / CPU per request was 0.13-1.81 in those cpu verdicts, so
   # "waited for a CPU longer than it ran" (the rule this replaced) is no
   # sign of starvation and let any server's "under" pass.
-  UNEVEN = 1.15
+  UNEVEN = 1.10
 
   def test_every_server_on_fibonacci_is_cpu_bound
     records = run_setups(["itsi x2:5", "iodine x2:5", "agoo x2:5", "puma x2:5 fibers"], "/fibonacci/25", 8)

@@ -33,7 +33,8 @@ class JrubyTest < Minitest::Test
                                 "--warmup", "steady", "--warmup-window", "1", "--warmup-max", "8", "-q", "-o", dir)
     assert_equal 0, status, err
     trial = records(dir, "trials.jsonl").first
-    assert_in_delta 320.0, trial["rps"], 40.0, "16 threads / 0.05 s"
+    # A ceiling (each request's turnaround on 2 cores only takes from it): 0.8-1.02 of it.
+    assert_includes 256.0..326.4, trial["rps"], "16 threads / 0.05 s"
     assert_equal 0, trial["errors"].values.sum, trial["errors"]
     boot = records(dir, "setups.jsonl").first
     assert_equal "6.6.1", boot["version"]

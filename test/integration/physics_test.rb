@@ -25,9 +25,12 @@ class PhysicsTest < Minitest::Test
   def test_pause_throughput_is_threads_over_pause_time
     puma = run_plan("-s", "puma x1:4", "-e", "/pause/0.1", "-c", "4", "-d", "3").first
     unicorn = run_plan("-s", "unicorn x2", "-e", "/pause/0.1", "-c", "2", "-d", "3").first
-    assert_in_delta 40.0, puma["rps"], 4.0, "puma: min(4, 1x4) / 0.1 s"
-    assert_in_delta 20.0, unicorn["rps"], 2.0, "unicorn: min(2, 2) / 0.1 s"
-    assert_in_delta 100.0, puma.dig("latency_ms", "p50"), 10.0, "no queueing at c = T: latency is the pause"
+    # The law is a ceiling: each request's turnaround and a stall of the
+    # machine (steal the guest cannot see) only take from it, so the bands
+    # are 0.85-1.02 of it (and latency at least the pause).
+    assert_includes 34.0..40.8, puma["rps"], "puma: min(4, 1x4) / 0.1 s"
+    assert_includes 17.0..20.4, unicorn["rps"], "unicorn: min(2, 2) / 0.1 s"
+    assert_includes 99.0..115.0, puma.dig("latency_ms", "p50"), "no queueing at c = T: latency is the pause"
   end
 
   # Copy-on-write pages are shared after preload: PSS sums below RSS sums.

@@ -42,10 +42,12 @@ class ProbeTest < Minitest::Test
     refute split.key?("sql_ms"), "no Active Record: no SQL figure"
     refute split.key?("pool"), "no Active Record: no pool figure (absent, not zero)"
     # Other processes' CPU stretches wall time (the spin is preempted); only then is a miss not the probe's.
-    if (split["wall_ms"] - 50.0).abs > 5.0 && Rackbench::Sampling::Noise.foreign?(trials.first)
+    if !(49.5..57.0).cover?(split["wall_ms"]) && Rackbench::Sampling::Noise.foreign?(trials.first)
       skip "wall time needs a quiet machine (other processes: #{trials.first.dig('machine', 'foreign_pct')}%): #{split}"
     end
-    assert_in_delta 50.0, split["wall_ms"], 5.0, split.inspect
+    # 10 ms of spin and 40 ms of sleep: 50.3-50.7 measured; a preempted spin
+    # (the hypervisor's steal, which the check above cannot see) only adds.
+    assert_includes 49.5..57.0, split["wall_ms"], split.inspect
     assert_in_delta 5.0, split["threads_per_process"], 0.75, "1 / f with f = 10 / 50"
   end
 

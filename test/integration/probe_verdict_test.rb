@@ -39,7 +39,12 @@ class ProbeVerdictTest < Minitest::Test
     assert_operator pool["waiting_mean"], :>, 0, pool.inspect
     v = verdict_of(record)
     assert_equal "pool", v.kind, v.text
-    assert_in_delta 30.0, record.dig("split", "sql_ms"), 6.0, "the query's 30 ms (its wait for a connection is outside it)"
+    # The query's 30 ms and the wait for the GVL after it (34 measured); its
+    # wait for a connection, about 13 ms here (8 threads at the pool's 166
+    # req/s, 48 ms a request), is outside it: 43 if it were in.
+    sql = record.dig("split", "sql_ms")
+    assert_operator sql, :>=, 29.5, "the query's 30 ms"
+    assert_operator sql, :<, 40.0, "the query's 30 ms (its wait for a connection is outside it)"
     assert_in_delta 5.0, record.dig("split", "cpu_ms"), 1.0
     assert_match(/but the pool holds 5 connections: threads beyond 5 wait for one\z/, v.reason)
   end

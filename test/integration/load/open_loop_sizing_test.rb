@@ -10,7 +10,7 @@ class OpenLoopSizingIntegrationTest < Minitest::Test
   def test_connections_come_from_the_warmup_and_are_stored
     require_tool!("wrk", Rackbench::Load::Wrk.new.available?)
     dir = File.join(tmpdir, "run")
-    status, _out, err = run_cli("run", "-s", "puma x1:4", "-e", "/pause/0.05", "--rate", "100", "-d", "1", "--warmup", "1",
+    status, _out, err = run_cli("run", "-s", "puma x1:8", "-e", "/pause/0.05", "--rate", "100", "-d", "1", "--warmup", "1",
                                 "-q", "-o", dir)
     assert_equal 0, status, err
     trial = JSON.parse(File.readlines(File.join(dir, "trials.jsonl")).first)

@@ -43,7 +43,9 @@ class OpenLoopValidityIntegrationTest < Minitest::Test
     # 80 req/s for 2 s plans 160 requests; about 100 answered is far below 99%: the first rule's reason.
     assert_match(/\Aachieved [\d.]+ req\/s, [\d.]+% of the 80 req\/s target \(below 99%\)/, behind["invalid_reason"])
     tail_rate = tail.call(behind)
-    assert_in_delta 50.0, tail_rate, 8.0, "the server's capacity, not the offered 80 req/s"
+    # One thread on a 20 ms pause: 50 req/s at most, less each request's
+    # turnaround (47-48 expected), counted over 1 s (one request either way).
+    assert_includes 40.0..52.0, tail_rate, "the server's capacity, not the offered 80 req/s"
     _, reason = Validity.check(target_rate: 80.0, achieved_rate: 80.0, slip: NO_SLIP, tail_rate: tail_rate,
                                connections: behind["connections"], duration_s: DURATION_S)
     assert_match(/the server fell behind: it answered [\d.]+ req\/s over the second half/, reason.to_s)
