@@ -145,7 +145,7 @@ module Rackbench
       return yield if refs.empty?
 
       base = Workload::App.resolve(@config[:app])
-      Workload::GitRefs.with_worktrees(base.root, refs, @store.path) do |trees|
+      Workload::GitRefs.with_worktrees(base.root, refs, @store.path, warn: @listener.method(:warning)) do |trees|
         @ref_apps = refs.uniq(&:sha).to_h { |r| [r.sha, ref_app(base, trees.fetch(r.sha), r)] }
         yield
       end

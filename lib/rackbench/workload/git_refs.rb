@@ -1,9 +1,9 @@
 # frozen_string_literal: true
 
 require "fileutils"
-require "json"
 require_relative "../error"
 require_relative "../process_control/command"
+require_relative "git_worktrees"
 
 module Rackbench
   module Workload
@@ -23,8 +23,9 @@ module Rackbench
     # files (precompiled assets, .env) are not; each ref is what git holds.
     #
     # A worktree is removed when the run ends; one left by a killed run (its
-    # marker names a process no longer alive) is removed by the next run on
-    # the same repository.
+    # lock names a process no longer alive) is removed by the next run on the
+    # same repository. Nothing else of the repository is ever removed
+    # (Workload::GitWorktrees says how a worktree is known as rackbench's).
     module GitRefs
       Ref = Struct.new(:name, :sha, keyword_init: true) do
         def short = sha[0, 7]
@@ -34,7 +35,6 @@ module Rackbench
         def to_h = { "name" => name, "sha" => sha }
       end
 
-      MARKER = ".rackbench-worktree"
       COPIED = ["config/master.key", "config/credentials/*.key", "db/*.sqlite3", "storage/*.sqlite3"].freeze
 
       module_function
@@ -73,67 +73,32 @@ module Rackbench
         out
       end
 
-      # Checks each ref out under dir/refs/ and yields {sha => worktree root};
-      # removes the worktrees afterwards, whatever happens.
-      def with_worktrees(app_root, refs, dir)
+      # Checks each ref out under dir/refs/ (Workload::GitWorktrees: locked
+      # as this run's, registered before git makes them) and yields {sha =>
+      # app root}; removes them afterwards, whatever happens. Worktrees of
+      # runs that are gone are swept first. warn: called with a sentence for
+      # each worktree git would not remove (left in place, never deleted).
+      def with_worktrees(app_root, refs, dir, warn: ->(_text) {})
         repo = top(app_root)
-        sweep(repo)
+        GitWorktrees.sweep(repo).compact.each { |text| warn.call(text) }
+        made = []
         trees = {}
-        refs.uniq(&:sha).each { |ref| trees[ref.sha] = add(repo, app_root, ref, File.join(dir, "refs", ref.dir_name)) }
+        sub = File.expand_path(app_root).delete_prefix(File.expand_path(repo))
+        refs.uniq(&:sha).each do |ref|
+          path = add(repo, ref, File.join(dir, "refs", ref.dir_name), made)
+          trees[ref.sha] = File.join(path, sub).tap { |root| copy_untracked(File.expand_path(app_root), root) }
+        end
         yield trees
       ensure
-        trees&.each_value { |root| remove(repo, worktree_of(root, dir)) }
+        made&.each { |path| GitWorktrees.remove(repo, path, mine: true)&.then { |text| warn.call(text) } }
         refs_dir = File.join(dir, "refs")
-        Dir.rmdir(refs_dir) if Dir.exist?(refs_dir) && Dir.empty?(refs_dir)
+        Dir.rmdir(refs_dir) if File.directory?(refs_dir) && !File.symlink?(refs_dir) && Dir.empty?(refs_dir)
       end
 
-      # The worktree (dir/refs/NAME) that holds an app root inside it.
-      def worktree_of(root, dir)
-        base = File.join(dir, "refs")
-        File.join(base, root.delete_prefix("#{base}/").split("/").first)
-      end
-
-      def add(repo, app_root, ref, path)
-        remove(repo, path) if File.exist?(path)
-        FileUtils.mkdir_p(File.dirname(path))
-        r = git(["worktree", "add", "--detach", path, ref.sha], repo)
-        raise Error, "--ref #{ref.name}: git could not check out #{ref.short} into #{path}: #{r.output.lines.last.to_s.strip}" unless r.ok
-
-        File.write(File.join(path, MARKER), JSON.generate({ "pid" => Process.pid, "ref" => ref.to_h }))
-        sub = File.expand_path(app_root).delete_prefix(File.expand_path(repo))
-        root = File.join(path, sub)
-        copy_untracked(File.expand_path(app_root), root)
-        root
-      end
-
-      def remove(repo, path)
-        git(["worktree", "remove", "--force", path], repo)
-        FileUtils.rm_rf(path)
-        git(%w[worktree prune], repo)
-      end
-
-      # Worktrees a killed run left: their marker's process is gone.
-      def sweep(repo)
-        git(%w[worktree prune], repo)
-        list = git(%w[worktree list --porcelain], repo)
-        return unless list.ok
-
-        list.output.scan(/^worktree (.+)$/).flatten.each do |path|
-          marker = File.join(path, MARKER)
-          next unless File.file?(marker)
-
-          pid = (JSON.parse(File.read(marker))["pid"] rescue nil)
-          remove(repo, path) unless pid.is_a?(Integer) && alive?(pid)
-        end
-      end
-
-      def alive?(pid)
-        Process.kill(0, pid)
-        true
-      rescue Errno::ESRCH
-        false
-      rescue Errno::EPERM
-        true
+      def add(repo, ref, path, made)
+        GitWorktrees.add(repo, path, ref.sha, made)
+      rescue Error => e
+        raise Error, "--ref #{ref.name}: #{e.message}"
       end
 
       # The app's untracked files a ref needs to boot (see above).

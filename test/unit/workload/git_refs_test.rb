@@ -65,13 +65,66 @@ class GitRefsTest < Minitest::Test
   end
 
   # A run killed with SIGKILL left its worktree: the next run removes it
-  # (its marker names a process that is gone).
+  # (git holds it locked with rackbench's reason, naming a process that is gone).
   def test_a_dead_runs_worktree_is_swept
-    left = File.join(tmpdir, "dead", "refs", "main")
-    git("worktree", "add", "--detach", left, "main")
-    File.write(File.join(left, GitRefs::MARKER), JSON.generate({ "pid" => dead_pid }))
+    left = File.join(File.realpath(tmpdir), "dead", "refs", "main")
+    git("worktree", "add", "--detach", "--lock", "--reason", "rackbench pid=#{dead_pid} path=#{left}", left, "main")
     GitRefs.with_worktrees(@app, GitRefs.resolve(@app, %w[main~1 main]), File.join(tmpdir, "run")) { |_| nil }
     refute Dir.exist?(left)
+    assert_equal 1, git("worktree", "list").lines.size
+  end
+
+  # Issue 46: a file any commit can add (the old marker, at the top of the
+  # repository) never makes the main work tree or the user's own worktree
+  # rackbench's; nor does a lock that names another path or a live process.
+  def test_nothing_but_rackbenchs_own_worktrees_is_ever_removed
+    File.write(File.join(@repo, ".rackbench-worktree"), JSON.generate({ "pid" => dead_pid }))
+    git("add", ".rackbench-worktree")
+    git("commit", "-qm", "a marker anyone can commit")
+    File.write(File.join(@repo, "uncommitted.txt"), "the user's work")
+    own = File.join(File.realpath(tmpdir), "own")
+    git("worktree", "add", own, "main~1")
+    File.write(File.join(own, ".rackbench-worktree"), JSON.generate({ "pid" => dead_pid }))
+    File.write(File.join(own, "work.txt"), "uncommitted, in the user's worktree")
+    other = File.join(File.realpath(tmpdir), "other")
+    git("worktree", "add", "--detach", "--lock", "--reason", "rackbench pid=#{dead_pid} path=/elsewhere", other, "main")
+    live = File.join(File.realpath(tmpdir), "live")
+    git("worktree", "add", "--detach", "--lock", "--reason", "rackbench pid=#{Process.pid} path=#{live}", live, "main")
+    GitRefs.with_worktrees(@app, GitRefs.resolve(@app, %w[main~1 main]), File.join(tmpdir, "run")) { |_| nil }
+    assert_equal "the user's work", File.read(File.join(@repo, "uncommitted.txt"))
+    assert Dir.exist?(File.join(@repo, ".git"))
+    assert_equal "uncommitted, in the user's worktree", File.read(File.join(own, "work.txt"))
+    assert [other, live].all? { |d| Dir.exist?(d) }, "a lock naming another path, or a live process, is not a dead run's"
+    assert_equal 4, git("worktree", "list").lines.size
+  end
+
+  # A checkout git made and then failed (a post-checkout hook exiting 1, as
+  # git-lfs's does without git-lfs): one line naming the hook, and the
+  # worktree removed and pruned.
+  def test_a_failed_checkout_is_removed_and_named
+    hook = File.join(@repo, ".git", "hooks", "post-checkout")
+    File.write(hook, "#!/bin/sh\necho 'git-lfs not found' >&2\nexit 1\n")
+    File.chmod(0o755, hook)
+    run = File.join(tmpdir, "run")
+    e = assert_raises(Rackbench::Error) do
+      GitRefs.with_worktrees(@app, GitRefs.resolve(@app, %w[main~1 main]), run) { flunk "no checkout failed" }
+    end
+    assert_match(/\A--ref main~1: git could not check out \h{7} into .*: git-lfs not found \(git made the worktree, then failed: a post-checkout hook/, e.message)
+    assert_equal 1, git("worktree", "list").lines.size
+    refute Dir.exist?(File.join(run, "refs"))
+  end
+
+  # The directory refs go into is the run's own: a link there is refused.
+  def test_a_linked_refs_directory_is_refused
+    run = File.join(tmpdir, "run")
+    victim = File.join(tmpdir, "victim")
+    FileUtils.mkdir_p([run, victim])
+    File.symlink(victim, File.join(run, "refs"))
+    e = assert_raises(Rackbench::Error) do
+      GitRefs.with_worktrees(@app, GitRefs.resolve(@app, %w[main~1 main]), run) { flunk "checked out through a link" }
+    end
+    assert_match(/refs is a symbolic link; rackbench checks refs out only into a directory of the run's own/, e.message)
+    assert_empty Dir.children(victim)
     assert_equal 1, git("worktree", "list").lines.size
   end
 
