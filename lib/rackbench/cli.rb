@@ -5,6 +5,7 @@ require_relative "suggest"
 require_relative "version"
 require_relative "cli/interrupts"
 require_relative "cli/output_failed"
+require_relative "cli/resume_trust"
 require_relative "process_control/orphans"
 require "tmpdir"
 
@@ -81,7 +82,7 @@ module Rackbench
     # capacity search or a tune does not, but its report shows what it measured.
     def kept(error, command)
       dir = error.run_dir or return ""
-      go_on = command == "run" ? "rackbench run --resume #{dir}" : "rackbench report #{dir} shows them"
+      go_on = command == "run" ? CLI::ResumeTrust.command(dir) : "rackbench report #{dir} shows them"
       "; completed trials are kept in #{dir} (#{go_on})"
     end
 

@@ -27,6 +27,7 @@ require_relative "options"
 require_relative "measuring"
 require_relative "jruby_check"
 require_relative "server_check"
+require_relative "resume_trust"
 require_relative "../load/remote/engine"
 
 module Rackbench
@@ -161,13 +162,14 @@ module Rackbench
 
       # --resume DIR: the plan comes from DIR's meta.json; stored trials are skipped.
       def resume(cli, plan_path)
-        extra = cli.keys - %i[resume quiet]
+        extra = cli.keys - %i[resume quiet] - ResumeTrust::KEYS
         if plan_path || extra.any?
           raise UsageError, "--resume takes the plan from the run directory; drop #{plan_path || Config.flag(extra.first)}"
         end
 
         store = Store::RunDir.open(cli[:resume])
         resumable!(store)
+        ResumeTrust.check!(store.path, store.meta.fetch("config"), cli)
         store.lock!(["rackbench", "run", *@argv_seen].join(" "))
         stop_survivors(store)
         refuse_search_resume(store)

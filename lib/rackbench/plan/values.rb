@@ -28,7 +28,9 @@ module Rackbench
       MAX_CONCURRENCY = 10_000
       MAX_REPEAT = 1000
       MAX_PER_BOOT = 20
-      FLAGS = { decide_time: "--time-budget" }.freeze # settings whose flag is not their key's
+      # settings whose flag is not their key's
+      FLAGS = { decide_time: "--time-budget", setups: "--setup", refs: "--ref", endpoints: "--endpoint",
+                load_hosts: "--load-host" }.freeze
 
       module_function
 

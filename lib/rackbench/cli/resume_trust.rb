@@ -1,0 +1,85 @@
+# frozen_string_literal: true
+
+require "json"
+require "shellwords"
+require_relative "../error"
+require_relative "../plan/config"
+
+module Rackbench
+  module CLI
+    # What `run --resume DIR` takes from DIR, and what it takes only from the
+    # user. A run directory is data: anyone can hand one over (a copied
+    # directory, an attachment, a committed run), and its meta.json can say
+    # anything. The plan's settings (setups, endpoints, levels, lengths) are
+    # taken from it: they choose among rackbench's own servers and loads. What
+    # would run code or reach beyond this machine's servers is not:
+    #
+    #   app          a config.ru (Ruby the servers load), unless built in
+    #   url          a server to send load to
+    #   load_hosts   machines to open SSH connections to
+    #
+    # each must be given again on the command line, the same as DIR names it,
+    # or --resume is refused in one line that shows the command to type. A
+    # value given that DIR does not name, or names otherwise, is refused too:
+    # a run is resumed on what it was run on.
+    module ResumeTrust
+      KEYS = %i[app url load_hosts].freeze
+      BUILT_IN = %w[arena rails].freeze
+
+      module_function
+
+      # The command that resumes dir: `rackbench run --resume DIR` with the
+      # values it must be given again (read from dir's meta.json, by the
+      # run that wrote it: an interrupted run's hint).
+      def command(dir)
+        config = (JSON.parse(File.read(File.join(dir, "meta.json")))["config"] rescue nil)
+        again = config.is_a?(Hash) ? again(named(config)) : []
+        Shellwords.join(["rackbench", "run", "--resume", dir, *again])
+      end
+
+      def named(stored) = KEYS.to_h { |k| [k, stored_value(k, stored[k.to_s])] }.compact
+      def again(named) = named.flat_map { |key, value| Array(value).flat_map { |v| [flag(key), v] } }
+
+      # stored: meta.json's config (string keys); given: the command line's
+      # values (symbol keys). UsageError when they do not agree.
+      def check!(dir, stored, given)
+        named = named(stored)
+        KEYS.each do |key|
+          next if given[key].nil?
+
+          value = given_value(key, given[key])
+          next if named[key] == value
+
+          raise UsageError, "#{flag(key)} #{shown(value)} is not what #{dir} was run with (#{named[key] ? shown(named[key]) : 'none'}); " \
+                            "a run is resumed on what it measured: drop it, or start a new run with another --out"
+        end
+        missing = named.reject { |key, _| given[key] }
+        return if missing.empty?
+
+        words = missing.map { |key, value| "#{what(key)} #{shown(value)}" }.join(" and ")
+        raise UsageError, "#{dir} names #{words}; --resume runs only what you name again, as a run directory is data: " \
+                          "#{Shellwords.join(['rackbench', 'run', '--resume', dir, *again(missing)])}"
+      end
+
+      def stored_value(key, value)
+        case key
+        when :app then value.nil? || BUILT_IN.include?(value) ? nil : File.expand_path(value.to_s)
+        when :load_hosts then Array(value).empty? ? nil : Array(value).map(&:to_s)
+        else value&.to_s
+        end
+      end
+
+      def given_value(key, value)
+        case key
+        when :app then BUILT_IN.include?(value) ? nil : File.expand_path(value.to_s)
+        when :load_hosts then Array(value).map { |h| h.respond_to?(:spec) ? h.spec : h.to_s }
+        else value.to_s
+        end
+      end
+
+      def flag(key) = Config.flag(key)
+      def what(key) = { app: "the app", url: "the server", load_hosts: "the load host(s)" }.fetch(key)
+      def shown(value) = Array(value).join(", ")
+    end
+  end
+end

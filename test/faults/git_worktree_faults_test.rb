@@ -1,0 +1,111 @@
+# frozen_string_literal: true
+
+require_relative "fault_helper"
+require "fileutils"
+require "open3"
+
+# Issue 46, item 1: run --ref on a repository that holds what a hostile
+# commit or a busy user leaves (a committed marker file, the user's own
+# worktree with uncommitted work, a post-checkout hook that fails or takes
+# its time), and rackbench interrupted or killed while git checks out.
+# Nothing of the user's is removed; every worktree rackbench made is gone
+# at the end, or swept by the next run when the first was killed.
+class FaultGitWorktreeTest < Minitest::Test
+  APP = File.read(File.expand_path("../fixtures/apps/cpu_work/config.ru", __dir__))
+  RUN = ["-s", "puma x1:2", "-e", "/work", "-c", "1", "-d", "1", "--warmup", "0"].freeze
+
+  def git(*args, dir: @repo)
+    out, status = Open3.capture2e("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, chdir: dir)
+    assert status.success?, "git #{args.join(' ')}: #{out}"
+    out.strip
+  end
+
+  def setup
+    @repo = File.join(File.realpath(tmpdir), "app")
+    FileUtils.mkdir_p(@repo)
+    File.write(File.join(@repo, "config.ru"), APP)
+    git("init", "-q", "-b", "main", ".")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    File.write(File.join(@repo, "README"), "a second commit\n")
+    git("add", "README")
+    git("commit", "-qm", "readme")
+  end
+
+  def run_refs(out, env: {})
+    start_rackbench("run", "--app", @repo, "--ref", "main~1", "--ref", "main", *RUN, "-o", out, env: env)
+  end
+
+  def hook(text)
+    path = File.join(@repo, ".git", "hooks", "post-checkout")
+    File.write(path, "#!/bin/sh\n#{text}\n")
+    File.chmod(0o755, path)
+  end
+
+  def worktrees = git("worktree", "list", "--porcelain").scan(/^worktree (.+)$/).flatten
+
+  def test_a_committed_marker_and_the_users_worktree_are_left_alone
+    File.write(File.join(@repo, ".rackbench-worktree"), %({"pid": 999999}))
+    git("add", ".rackbench-worktree")
+    git("commit", "-qm", "what a pull request can add")
+    File.write(File.join(@repo, "notes.txt"), "uncommitted work")
+    own = File.join(File.realpath(tmpdir), "pr")
+    git("worktree", "add", own, "main~1")
+    File.write(File.join(own, ".rackbench-worktree"), %({"pid": 999999}))
+    File.write(File.join(own, "draft.txt"), "uncommitted, in the user's worktree")
+    out = File.join(tmpdir, "run")
+    run_refs(out)
+    assert_fault_outcome(exit_code: 0, silent: "a hostile marker is an ordinary file: the run is clean", run_dir: out, min_trials: 2)
+    assert_equal "uncommitted work", File.read(File.join(@repo, "notes.txt"))
+    assert_equal "uncommitted, in the user's worktree", File.read(File.join(own, "draft.txt"))
+    assert_equal [@repo, own], worktrees
+    refute Dir.exist?(File.join(out, "refs")), "rackbench's own worktrees removed"
+  end
+
+  def test_a_failing_post_checkout_hook_is_named_and_its_worktree_removed
+    hook("echo 'This repository is configured for Git LFS but git-lfs was not found' >&2; exit 2")
+    out = File.join(tmpdir, "run")
+    run_refs(out)
+    assert_fault_outcome(exit_code: 1, message: /\AError: --ref main~1: git could not check out \h{7} into .*: This repository is configured for Git LFS .*\(git made the worktree, then failed: a post-checkout hook/)
+    assert_equal [@repo], worktrees
+    refute Dir.exist?(File.join(out, "refs"))
+  end
+
+  # Ctrl-C while git checks out: the worktree git was making is removed.
+  def test_ctrl_c_during_the_checkout_leaves_no_worktree
+    started = File.join(tmpdir, "hook-started")
+    hook("touch #{started}; sleep 20")
+    out = File.join(tmpdir, "run")
+    run_refs(out)
+    @rb.wait_until { File.exist?(started) }
+    @rb.signal("INT")
+    assert_fault_outcome(exit_code: 130, message: /\AInterrupted by SIGINT/)
+    assert_equal [@repo], worktrees
+    refute Dir.exist?(File.join(out, "refs"))
+  end
+
+  # SIGKILL while git checks out: git finishes the worktree, locked with the
+  # dead run's pid; the next run on the repository removes it.
+  def test_a_worktree_a_killed_run_left_is_swept_by_the_next_run
+    started = File.join(tmpdir, "hook-started")
+    done = File.join(tmpdir, "hook-done")
+    hook("touch #{started}; sleep 2; touch #{done}")
+    first = File.join(tmpdir, "first")
+    run_refs(first)
+    @rb.wait_until { File.exist?(started) }
+    @rb.signal("KILL")
+    @rb.wait
+    deadline = Rackbench::Clock.now + 20
+    sleep 0.1 until File.exist?(done) || Rackbench::Clock.now > deadline
+    sleep 0.5 # git exits after its hook
+    left = worktrees - [@repo]
+    assert_equal 1, left.size, "git finished the killed run's checkout"
+    assert git("worktree", "list", "--porcelain").include?("locked rackbench pid="), "locked as rackbench's"
+    File.delete(File.join(@repo, ".git", "hooks", "post-checkout"))
+    second = File.join(tmpdir, "second")
+    run_refs(second)
+    assert_fault_outcome(exit_code: 0, silent: "the sweep is housekeeping", run_dir: second, min_trials: 2)
+    assert_equal [@repo], worktrees
+    refute Dir.exist?(left.first)
+  end
+end
