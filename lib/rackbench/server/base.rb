@@ -3,6 +3,7 @@
 require "rbconfig"
 require_relative "registry"
 require_relative "gem_pins"
+require_relative "../workload/app_bundler"
 
 module Rackbench
   module Server
@@ -258,9 +259,10 @@ module Rackbench
       # The command that starts the server's executable. Runtime flags ("on
       # yjit") are not here but in RUBYOPT (Runtime::Flags, set by the
       # session): a flag on this command line is lost whenever Bundler or a
-      # binstub starts a fresh Ruby.
+      # binstub starts a fresh Ruby. A user's bundle runs on the Bundler its
+      # lock names when installed (Workload::AppBundler), as its check did.
       def launch(_setup = nil, name = key)
-        return [ruby, Gem.bin_path("bundler", "bundle"), "exec", name] if @app&.bundled?
+        return [ruby, Workload::AppBundler.bundle(@app), "exec", name] if @app&.bundled?
 
         [ruby, Gem.bin_path(gem_name, name)]
       end

@@ -2,6 +2,7 @@
 
 require "rbconfig"
 require_relative "../error"
+require_relative "app_bundler"
 
 module Rackbench
   module Workload
@@ -13,8 +14,9 @@ module Rackbench
     # - a Gemfile.lock that names gems not installed here (a lock from
     #   another machine, or years old): `bundle check --dry-run` lists them.
     #
-    # Method: Bundler itself decides, run as the servers are run (this
-    # Ruby's Bundler, the app's directory, its clean environment: App#bundle_env),
+    # Method: Bundler itself decides, run as the servers are run (the
+    # Bundler the app's lock names when installed, else this Ruby's:
+    # AppBundler; the app's directory, its clean environment: App#bundle_env),
     # so the app's .bundle/config (e.g. `path vendor/bundle`), platforms and
     # git or path gems count as they will at boot. --dry-run: Bundler does
     # not rewrite the app's Gemfile.lock. Nothing is fetched (check never
@@ -36,6 +38,8 @@ module Rackbench
         return nil if ok
 
         missing = out.scan(/^\s*\* (\S+) \(([^)]+)\)/).map { |name, version| "#{name} #{version}" }
+        newer = AppBundler.missing_newer(app)
+        return other_bundler(newer, missing) if newer && missing.any?
         return stale(app, missing) if missing.any?
 
         said = out.lines.map(&:strip).find { |l| !l.empty? && !l.start_with?("Install missing gems") } || "no output"
@@ -55,14 +59,25 @@ module Rackbench
       end
 
       def stale(app, missing)
-        named = missing.first(SHOWN).join(", ")
+        "your app's Gemfile.lock names gems that are not installed (#{named(missing)}): run `bundle install` in #{app.root}"
+      end
+
+      # The lock was written by a newer Bundler that is not installed here:
+      # `bundle install` with this one would not end the loop of advice.
+      def other_bundler(version, missing)
+        "your app's Gemfile.lock was written by Bundler #{version}, which is not installed here, and Bundler " \
+          "#{AppBundler.running_version} finds gems not installed (#{named(missing)}): run `gem install bundler:#{version}`, " \
+          "then run rackbench again"
+      end
+
+      def named(missing)
         more = missing.size > SHOWN ? " and #{missing.size - SHOWN} more" : ""
-        "your app's Gemfile.lock names gems that are not installed (#{named}#{more}): run `bundle install` in #{app.root}"
+        "#{missing.first(SHOWN).join(', ')}#{more}"
       end
 
       # [output, success?]
       def check(app, env)
-        argv = [RbConfig.ruby, Gem.bin_path("bundler", "bundle"), "check", "--dry-run"]
+        argv = [RbConfig.ruby, AppBundler.bundle(app), "check", "--dry-run"]
         out = IO.popen(app.bundle_env(env), argv, chdir: app.root, err: %i[child out], &:read)
         [out.to_s, Process.last_status.success?]
       rescue SystemCallError => e
