@@ -14,17 +14,19 @@ class CapacityIntegrationTest < Minitest::Test
     knee = rows.find { |r| r["type"] == "knee" }
     levels = rows.select { |r| r["type"] == "level" }
     assert_bracketed(levels, knee["open"])
-    # 2 workers / 0.02 s = 100 req/s. A level a little over it can pass in
-    # 1 s: the tail rule allows (connections + 1) / 0.5 s of slack (about
-    # 117 req/s with the warm-up's p99 near 20 ms, 121 nearer 25 ms).
-    assert_includes 80.0..125.0, knee.dig("open", "pass"), "2 workers / 0.02 s = 100 req/s"
+    # 2 workers / 0.02 s = 100 req/s. The tail rule's slack ((connections
+    # + 1) / 0.5 s) let a level up to 121 req/s pass in 1 s; the SLO's
+    # ceiling (Stats::Slo: slots / the probe's wall time, +5%) fails any
+    # level above about 105 (issue 46, item 9.2).
+    assert_includes 80.0..105.0, knee.dig("open", "pass"), "2 workers / 0.02 s = 100 req/s"
     assert_operator knee.dig("open", "fail"), :>, knee.dig("open", "pass")
     trials = File.readlines(File.join(dir, "trials.jsonl")).map { |l| JSON.parse(l) }
     assert_equal levels.flat_map { |l| l["trials"] }.sort, trials.map { |t| t["key"] }.sort, "every measured level is stored as a trial"
     rates = levels.to_h { |l| [l["level"], l["trials"]] }
     assert(trials.all? { |t| rates.fetch(t["rate"], []).include?(t["key"]) }, "each trial at its level's rate")
     assert(trials.all? { |t| t["loop"] == "open" && t["rate"] })
-    assert_match(/unicorn x2 on \/pause\/0.02:\n  open loop: sustains [\d.]+ req\/s within p99 500 ms/, out)
+    # A knee whose trials are not valid (a busy machine's late sends) is said as no capacity.
+    assert_match(%r{unicorn x2 on /pause/0.02:\n  open loop: (sustains [\d.]+ req/s within|not a capacity: [\d.]+ req/s met) p99 500 ms}, out)
   end
 
   # Doubling, then bisection (Search::Knee): each level measured lies above

@@ -13,7 +13,8 @@ module Rackbench
     # Given the run's trials, each knee also says what stopped it: the
     # Stats::Verdict of the first failing level's trial; and a knee whose
     # trials ran under foreign load is marked "~", one whose trials are not
-    # valid (Stats::Validity) "?" with its reason and the -d it needs.
+    # valid (Stats::Validity) "?" with its reason and the -d it needs, and
+    # is said as no capacity ("not a capacity: ... but is not valid").
     class CapacityText
       def initialize(rows, io:, trials: [])
         @all = trials
@@ -43,10 +44,14 @@ module Rackbench
         head = "  #{result['loop']} loop: "
         if result["pass"]
           got = result["pass_record"] || {}
-          text = "sustains #{unit.call(result['pass'])} within #{slo} (#{NumberFormat.rps(got['rps'])} req/s, " \
-                 "p99 #{NumberFormat.ms(got.dig('latency_ms', 'p99'))})"
+          figures = "(#{NumberFormat.rps(got['rps'])} req/s, p99 #{NumberFormat.ms(got.dig('latency_ms', 'p99'))})"
           cell = pass_cell(knee, result)
-          text += marks(cell)
+          # A knee whose trials are not valid is no capacity: said as such.
+          text = if cell && !ValidityNotes.check(cell).valid?
+                   "not a capacity: #{unit.call(result['pass'])} met #{slo} #{figures}#{marks(cell)} but is not valid"
+                 else
+                   "sustains #{unit.call(result['pass'])} within #{slo} #{figures}#{marks(cell)}"
+                 end
           text += "; at #{unit.call(result['fail'])}: #{result['fail_reason']}" if result["fail"]
           text += "; #{result['bound_reason']}" if result["bound"]
           text += "; the search's upper limit was reached" unless result["fail"] || result["bound"]

@@ -18,12 +18,25 @@ module Rackbench
     # way: its verdict does not pass and is `client` (not the server's
     # failure); the searches re-measure such a level or stop there
     # (Capacity, Tune::Lab). "both" is the server's failure too.
+    #
+    # An open-loop rate above the setup's ceiling fails whatever its p99:
+    # by Little's law the requests in the app at once are req/s x the
+    # probe's wall time a request, and a setup that serves on threads holds
+    # at most its slots (workers x threads, plus Puma's io:N threads), so it
+    # answers at most slots / wall time. A short trial can offer more and
+    # still answer every request, the last ones after its window (puma x2:5
+    # on /pause/0.05: 474 requests over 2 s counted as 237 req/s, where 10
+    # threads x 51 ms allow 195), its p99 not yet over the objective.
+    # CEILING_SLACK: the probe's wall time leaves out the server's own work
+    # per request, so the ceiling is already high; 5% covers the window's
+    # count. Servers on fibers have no slots: no ceiling.
     class Slo
       Verdict = Struct.new(:pass, :reason, :marginal, :client, keyword_init: true)
 
       # A p99 within this fraction of the objective is re-measured before
       # the level is judged (see Capacity).
       MARGIN = 0.2
+      CEILING_SLACK = 0.05
 
       attr_reader :p99_ms, :error_rate, :health
 
@@ -40,9 +53,23 @@ module Rackbench
                              reason: "not the server's: #{record['invalid_reason']}")
         end
 
+        over = over_ceiling(record)
+        return Verdict.new(pass: false, reason: over, marginal: false) if over && record["requests"].to_i.positive? && record["valid"] != false
+
         reason = failure(record, p99)
         Verdict.new(pass: reason.nil?, reason: reason || "p99 #{fmt(p99)} within #{fmt(@p99_ms)}",
                     marginal: !p99.nil? && (p99 - @p99_ms).abs <= @p99_ms * MARGIN)
+      end
+
+      # [req/s, slots, wall ms] a setup on threads can answer at most, from
+      # an open-loop record (nil: fibers, no probe, a closed loop).
+      def self.ceiling(record)
+        wall = record.dig("split", "wall_ms") if record["split"].is_a?(Hash)
+        return nil unless record["loop"] == "open" && record["fibers"] != true && wall.is_a?(Numeric) && wall.positive?
+
+        io = record["setup"].to_s[/(?:\A|\s)io:(\d+)(?:\s|\z)/, 1].to_i
+        slots = record["workers"].to_i * (record["threads"].to_i + io)
+        slots.positive? ? [slots * 1000.0 / wall, slots, wall] : nil
       end
 
       def to_h
@@ -59,6 +86,19 @@ module Rackbench
       end
 
       private
+
+      def over_ceiling(record)
+        ceiling, slots, wall = self.class.ceiling(record)
+        offered = record["target_rate"] || record["rate"]
+        return nil unless ceiling && offered.is_a?(Numeric) && offered > ceiling * (1 + CEILING_SLACK)
+
+        io = record["setup"].to_s[/(?:\A|\s)io:(\d+)(?:\s|\z)/, 1]
+        made = "#{record['workers']} worker#{record['workers'].to_i == 1 ? '' : 's'} x #{record['threads']} " \
+               "thread#{record['threads'].to_i == 1 ? '' : 's'}#{io ? " + #{io} io" : ''}"
+        format("%<offered>s req/s offered is more than %<slots>d slots (%<made>s) serve at %<wall>.0f ms a request in the app " \
+               "(%<ceiling>.0f req/s, Little's law): its queue grew through the trial, too short for p99 to show it; " \
+               "it cannot sustain this rate", offered: format("%g", offered), slots: slots, made: made, wall: wall, ceiling: ceiling)
+      end
 
       def failure(record, p99)
         return "no response measured" if p99.nil? || record["requests"].to_i.zero?

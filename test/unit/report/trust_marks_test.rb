@@ -133,17 +133,22 @@ class TrustMarksTest < Minitest::Test
     html = Rackbench::Report::Html.new(Rackbench::Report::Dataset.from_store(run)).render
     answer = html[%r{<section id="answer">.*?</section>}m]
     assert_includes answer, "<code>/pause/0.05</code> within the SLO p99 ≤ 500 ms, errors ≤ 0.1% of responses:"
-    assert_match(%r{<li><b>puma x2:3</b>: closed loop <b>c=18 connections</b> \(180 req/s, p99 400 ms\) <span class="mark invalid" title="not valid: trial too short[^"]*-d 1 or longer}, answer)
-    assert_match(%r{open loop <b>r=300 req/s offered</b> \(300 req/s, p99 470 ms\)}, answer)
+    # A knee not valid is no capacity (issue 46, item 9.2): said as such, never in bold.
+    assert_match(%r{<li><b>puma x2:3</b>: closed loop not a capacity: c=18 connections met the SLO \(180 req/s, p99 400 ms\) <span class="mark invalid" title="not valid: trial too short[^"]*-d 1 or longer[^"]*">\?</span> but is not valid;}, answer)
+    assert_match(%r{open loop not a capacity: r=300 req/s offered met the SLO \(300 req/s, p99 470 ms\) <span class="mark invalid"}, answer)
     assert_match(%r{<li><b>unicorn x2</b>: closed loop <b>c=6 connections</b> \(60.0 req/s, p99 450 ms\) <span class="mark foreign"}, answer)
     assert_operator html.index('<section id="answer">'), :<, html.index('<section id="capacity-0">')
     assert_includes answer, "<p class=\"note\">? puma x2:3 closed loop at c=18 connections: not valid: trial too short for its latency " \
                             "(0.5 s run, 0.1 s per request): -d 1 or longer (10x the time per request)</p>"
+    knees = html[%r{<section id="capacity-0">.*?</section>}m]
+    assert_match(%r{<li><b>puma x2:3</b> not a capacity: 18 connections met p99 500 ms \(180 req/s, p99 400 ms\) but is not valid: trial too short}, knees)
+    refute_match(/sustains <b>18 connections/, knees)
     assert_match(/<p class="note">~ = measured under foreign load: a lead marked ~/, answer)
 
     io = StringIO.new
     Rackbench::Report::CapacityText.new(run.capacity, io: io, trials: run.trials).render
-    assert_match(/^  closed loop: sustains 18 connections within p99 500 ms \(180 req\/s, p99 400 ms\) \?; at 24/, io.string)
+    assert_match(/^  closed loop: not a capacity: 18 connections met p99 500 ms \(180 req\/s, p99 400 ms\) \? but is not valid; at 24/, io.string)
+    refute_match(/sustains 18 connections/, io.string)
     assert_match(/^    \? not valid: trial too short for its latency \(0.5 s run, 0.1 s per request\): -d 1 or longer/, io.string)
     assert_match(/^  closed loop: sustains 6 connections within p99 500 ms \(60.0 req\/s, p99 450 ms\) ~; at 8/, io.string)
     assert_match(/^~ = measured under foreign load/, io.string)

@@ -5,6 +5,7 @@ require_relative "chart_data"
 require_relative "../number_format"
 require_relative "../../stats/summary"
 require_relative "../../stats/slo"
+require_relative "../../stats/validity"
 
 module Rackbench
   module Report
@@ -182,14 +183,20 @@ module Rackbench
           items.empty? ? "" : "<ul class=\"knees\">#{items.join}</ul>"
         end
 
-        # As the terminal's CapacityText: "sustains 190 req/s within p99 500 ms (...); at 200 req/s: ..."
+        # As the terminal's CapacityText: "sustains 190 req/s within p99 500 ms (...); at 200 req/s: ...",
+        # and a knee whose trials are not valid "not a capacity: ... but is not valid: why".
         def sentence(setup, knee, kind, result)
           unit = kind == "open" ? ->(v) { rate(v) } : ->(v) { "#{v} connections" }
           objective = "p99 #{NumberFormat.ms(knee.dig('slo', 'p99_ms') || slo(knee['endpoint'])['p99_ms'])}"
           if result["pass"]
             got = result["pass_record"].is_a?(Hash) ? result["pass_record"] : {}
-            text = "sustains <b>#{h(unit.call(result['pass']))}</b> within #{h(objective)} " \
-                   "(#{h(NumberFormat.rps(got['rps']))} req/s, p99 #{h(NumberFormat.ms(got.dig('latency_ms', 'p99')))})"
+            figures = "(#{h(NumberFormat.rps(got['rps']))} req/s, p99 #{h(NumberFormat.ms(got.dig('latency_ms', 'p99')))})"
+            invalid = knee_validity(knee, kind, result)&.note&.sub(/\Anot valid(?: \([^)]*\))?: /, "")
+            text = if invalid
+                     "not a capacity: #{h(unit.call(result['pass']))} met #{h(objective)} #{figures} but is not valid: #{h(invalid)}"
+                   else
+                     "sustains <b>#{h(unit.call(result['pass']))}</b> within #{h(objective)} #{figures}"
+                   end
             text += "; at #{h(unit.call(result['fail']))}: #{h(result['fail_reason'])}" if result["fail"]
             text += "; #{h(result['bound_reason'])}" if result["bound"]
             text += "; the search's upper limit was reached" unless result["fail"] || result["bound"]
@@ -201,6 +208,15 @@ module Rackbench
           text += " <span class=\"muted\">[#{h(result['levels_measured'])} levels]</span>"
           text += sustained(knee["sustain"]) if kind == "open" && knee["sustain"].is_a?(Hash)
           "<li><b>#{h(setup)}</b> #{text}</li>"
+        end
+
+        # Stats::Validity of the trials at the knee's passing level (nil when none is stored).
+        def knee_validity(knee, kind, result)
+          row = @levels.find do |l|
+            l["setup"] == knee["setup"] && l["endpoint"] == knee["endpoint"] && l["kind"] == kind && l["level"] == result["pass"]
+          end
+          trials = (row ? Array(row["trials"]) : [result.dig("pass_record", "key")]).filter_map { |k| @trials[k] }
+          trials.empty? ? nil : Stats::Validity.cell(trials)
         end
 
         def sustained(s)

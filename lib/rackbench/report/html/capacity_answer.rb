@@ -14,7 +14,8 @@ module Rackbench
       # "c=N connections" and a rate as "r=N req/s offered", with what it
       # achieved there (req/s, p99), under the SLO it was judged by. A knee
       # whose trials ran under foreign load carries "~", one whose trials are
-      # not valid (Stats::Validity) "?", each with its reason.
+      # not valid (Stats::Validity) "?", each with its reason; a knee not
+      # valid is said as no capacity, never in bold.
       class CapacityAnswer
         include Escape
         include Marks
@@ -59,9 +60,12 @@ module Rackbench
           got = result["pass_record"].is_a?(Hash) ? result["pass_record"] : {}
           cell = pass_cell(knee, kind, result)
           remember(knee, kind, result, cell) if cell
-          "<b>#{h(level(kind, result['pass']))}</b> (#{h(NumberFormat.rps(got['rps']))} req/s, " \
-            "p99 #{h(NumberFormat.ms(got.dig('latency_ms', 'p99')))})#{cell ? marks(cell) : ''}" \
-            "#{upper_note(result)}"
+          figures = "(#{h(NumberFormat.rps(got['rps']))} req/s, p99 #{h(NumberFormat.ms(got.dig('latency_ms', 'p99')))})" \
+                    "#{cell ? marks(cell) : ''}"
+          # Its reason is in the notes under the answer (remember).
+          return "not a capacity: #{h(level(kind, result['pass']))} met the SLO #{figures} but is not valid" if cell && !ValidityNotes.check(cell).valid?
+
+          "<b>#{h(level(kind, result['pass']))}</b> #{figures}#{upper_note(result)}"
         end
 
         def upper_note(result)
