@@ -162,6 +162,25 @@ class ReadmeCommandsTest < Minitest::Test
     assert_equal header.call(real), header.call(example), "the first table's levels"
   end
 
+  # README "Run": every line that runs on the built-in app (no --app, no
+  # --url) names endpoints that app serves; `tune ... -e /` was refused as
+  # written ("the built-in arena app does not serve /", issue 46, item 9.3).
+  def test_the_run_block_names_endpoints_the_built_in_app_serves
+    require "rackbench/workload/arena"
+    block = README[/^## Run\n+```sh\n(.*?)```/m, 1] or flunk "README has a Run block"
+    lines = block.lines.map { |l| l.split(/\s#\s/).first.strip }.grep(/\Arackbench (run|capacity|tune)\b/)
+    assert_operator lines.size, :>=, 8, block
+    built_in = lines.reject { |l| l.match?(/--app|--url|\.\.\./) }
+    assert(built_in.any? { |l| l.start_with?("rackbench tune") }, "the tune line runs on the built-in app")
+    built_in.each do |line|
+      argv = Shellwords.split(line)
+      endpoints = argv.each_cons(2).filter_map { |flag, value| value if %w[-e --endpoint].include?(flag) }
+      endpoints.each do |path|
+        assert Rackbench::Workload::Arena.serves?(path), "README: #{line}\n  the built-in app does not serve #{path}"
+      end
+    end
+  end
+
   # README "Run": the explicit plan with a relative --out, the same plan from
   # a plan file, then report and compare of the two, all relative.
   def test_relative_out_plan_file_report_and_compare
