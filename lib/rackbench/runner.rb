@@ -39,10 +39,14 @@ module Rackbench
       @endpoint_failures = EndpointFailures.new # shared by the run's sessions
     end
 
-    # Counts trials for progress lines ("[3/48]").
+    # Counts trials for progress lines ("[3/48]"). A search that measures
+    # more than it expected (a level measured again near the objective, a
+    # longer probe) raises the total with it: never "[37/32]".
     Progress = Struct.new(:done, :total) do
       def next!
         self.done += 1
+        self.total = done if done > total.to_i
+        done
       end
     end
 

@@ -89,12 +89,20 @@ module Rackbench
         @io.puts "  method: #{@rec['method']}; #{@rec['elapsed_s']} s of a #{@rec['time_budget_s'].round} s budget"
       end
 
-      # What limited the recommended setup at the highest load it was measured at
-      # (Stats::Verdict of that trial in the tune directory's trials.jsonl).
+      # What limited the recommended setup at the highest load it was measured
+      # at (Stats::Verdict of that trial in the tune directory's trials.jsonl):
+      # its closed-loop probe, at c = its connections; else its highest
+      # open-loop rate, said as that rate (an open-loop trial's "concurrency"
+      # is the connections wrk held, not a level it ran at).
       def limit
         trials = File.foreach(File.join(@dir, "trials.jsonl")).filter_map { |l| JSON.parse(l) rescue nil }
-        top = trials.select { |t| t["setup"] == @rec["setup"] && t["concurrency"] }.max_by { |t| [t["concurrency"], t["rate"].to_f] }
-        @io.puts "  what limits it at c=#{top['concurrency']}: #{Stats::Verdict.for(top).text}" if top
+        mine = trials.select { |t| t["setup"] == @rec["setup"] }
+        closed = mine.reject { |t| t["rate"] }.select { |t| t["concurrency"] }.max_by { |t| t["concurrency"] }
+        top = closed || mine.select { |t| t["rate"] }.max_by { |t| t["rate"].to_f }
+        return unless top
+
+        at = closed ? "c=#{top['concurrency']}" : "r=#{format('%g', top['rate'])} req/s offered"
+        @io.puts "  what limits it at #{at}: #{Stats::Verdict.for(top).text}"
       rescue SystemCallError
         nil
       end

@@ -600,4 +600,70 @@ class TuneSearchTest < Minitest::Test
     assert_nil rec["prediction"]
     assert_empty journal.rows.select { |r| r["type"] == "prediction" }
   end
+  # Issue 46, item 9.4: what tune said on a new user's walk.
+
+  # Out of time in round 1: one line for the setups not probed, not one
+  # countdown line each with no probe between them (24 such lines).
+  def test_round_one_out_of_time_says_the_rest_in_one_line
+    _rec, _journal, lab, lines = tune(seconds: 60)
+    countdown = lines.grep(/\Around 1\/3: \d+ setups? left to probe/)
+    probes = lab.calls.count { |k, _| k == :probe }
+    assert_operator countdown.size, :<=, probes, "a countdown line per probe at most:\n#{lines.join("\n")}"
+    assert_includes lines, "round 1/3: the time budget ran out: 24 setups not probed, leader puma x4:16 (~1272 req/s)"
+  end
+
+  # Round 3's rounds not valid (they did not hold their schedule) decide
+  # nothing: no "PSS larger by 16% ... wins" from them, and not confirmed.
+  class InvalidConfirmLab < FakeLab
+    def confirm(setup, **opts)
+      super.tap { |o| o.records.each { |r| r.merge!("valid" => false, "invalid_reason" => "achieved 10.0 req/s, 50% of the target") } }
+    end
+  end
+
+  def test_round_three_on_trials_not_valid_decides_nothing
+    clock = [0.0]
+    deadline = Tune::Deadline.new(600, clock: -> { clock[0] })
+    lab = InvalidConfirmLab.new(IO_BOUND, clock)
+    lab.deadline = deadline
+    rec = Tune.new(lab: lab, journal: FakeJournal.new, deadline: deadline, servers: %w[puma], budget_mb: 2048,
+                   slo: Rackbench::Stats::Slo.new(p99_ms: 300), endpoint: "/pause/0.05", cores: 2).call
+    assert_equal "unconfirmed", rec["evidence"]
+    assert_empty rec["decisions"], "no paired decision rests on a round not valid"
+    refute_match(/larger by|smaller by|faster by|slower by|equivalent within/, rec["reason"])
+  end
+
+  # "what limits it at c=24": an open-loop trial's concurrency is its
+  # connections, not a level; the line names the closed-loop probe's c, or
+  # the highest rate.
+  def test_what_limits_it_names_a_level_the_winner_ran_at
+    dir = File.join(tmpdir, "run")
+    store = Rackbench::Store::RunDir.create(dir)
+    tune(model: CPU_BOUND, servers: %w[puma], ladders: { "puma" => [1, 3] }, max_workers: 2, edge_steps: 0,
+         journal: Rackbench::Store::TuneJournal.new(store))
+    rec = JSON.parse(File.read(File.join(dir, "recommendation.json")))
+    setup = Rackbench::Setup.parse(rec["setup"])
+    probe = { "key" => "p", "setup" => rec["setup"], "concurrency" => 2 * setup.capacity, "loop" => "closed", "rps" => 100.0,
+              "requests" => 100, "latency_ms" => { "mean" => 10.0, "p99" => 20.0 } }
+    open = probe.merge("key" => "o", "concurrency" => 24, "rate" => 180.0, "loop" => "open")
+    File.write(File.join(dir, "trials.jsonl"), [probe, open].map { |t| "#{JSON.generate(t)}\n" }.join)
+    io = StringIO.new
+    Rackbench::Report::TuneText.new(dir, io: io).render
+    assert_match(/^  what limits it at c=#{2 * setup.capacity}: /, io.string)
+    File.write(File.join(dir, "trials.jsonl"), "#{JSON.generate(open)}\n")
+    io = StringIO.new
+    Rackbench::Report::TuneText.new(dir, io: io).render
+    assert_match(%r{^  what limits it at r=180 req/s offered: }, io.string)
+    refute_match(/c=24/, io.string)
+  end
+
+  # A pair that would take more rounds than round 3 runs is said so, not as
+  # advice to run more rounds (tune stopped at 176 s of a 600 s budget).
+  def test_a_pair_past_round_threes_rounds_says_why_it_stopped
+    words = Tune::PairWords
+    pair = Struct.new(:settled, :rounds_needed, :rounds) { def settled? = settled }
+    assert_equal "; not settled: it would take about 14 paired rounds, more than the 10 round 3 runs at most, so it stopped there",
+                 words.still_open(pair.new(false, 14, 3), 10)
+    assert_equal "; not settled: about 2 more rounds would settle it", words.still_open(pair.new(false, 5, 3), 10)
+    assert_equal "", words.still_open(pair.new(true, nil, 3), 10)
+  end
 end

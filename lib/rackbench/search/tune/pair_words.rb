@@ -25,7 +25,7 @@ module Rackbench
           head = "#{names[0]} against #{names[1]} (#{rounds} paired #{rounds == 1 ? 'round' : 'rounds'} at " \
                  "#{Racing.rps(ranking.rate)} req/s)"
           metrics = Ranking::METRICS.filter_map { |m| pair.entries[m] && Stats::DecisionText.phrase(pair.entries[m]) }
-          "#{head}: #{metrics.join('; ')}: #{verdict(pair, ranking)}#{still_open(pair)}"
+          "#{head}: #{metrics.join('; ')}: #{verdict(pair, ranking)}#{still_open(pair, ranking.looks.max)}"
         end
 
         # Only the ranking's first "wins"; in a pair of the others the better
@@ -62,11 +62,20 @@ module Rackbench
           "#{c['passes']} of #{c['n']} rounds#{client}"
         end
 
-        def still_open(pair)
+        # Why the pair is open, as the rounds stopped: more rounds would
+        # settle it (the time budget ran out first), or it would take more
+        # rounds than round 3 runs (max; it stops there, with time left).
+        def still_open(pair, max = nil)
           return "" if pair.settled?
 
           need = pair.rounds_needed
-          more = need ? "about #{[need - pair.rounds, 1].max} more rounds would settle it" : "more rounds could change it"
+          more = if need && max && need > max
+                   "it would take about #{need} paired rounds, more than the #{max} round 3 runs at most, so it stopped there"
+                 elsif need
+                   "about #{[need - pair.rounds, 1].max} more rounds would settle it"
+                 else
+                   "more rounds could change it"
+                 end
           "; not settled: #{more}"
         end
       end

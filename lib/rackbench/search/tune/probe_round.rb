@@ -32,7 +32,13 @@ module Rackbench
                          .sort_by { |e| [@prediction ? @prediction.distance(e.setup) : 0, -e.setup.capacity, -e.setup.workers] }
           @s.lab.expect(todo.size)
           todo.each_with_index do |entry, done|
-            probe(entry)
+            unless probe(entry)
+              # Out of time: the rest in one line, not one countdown line each with no probe between.
+              rest = todo[(done + 1)..]
+              rest.each { |e| e.drop!(1, NOT_PROBED) }
+              @log.progress("the time budget ran out: #{RoundLog.setups(rest.size + 1)} not probed", @log.leader_by(:probe_rps))
+              break
+            end
             @log.progress("#{RoundLog.setups(todo.size - done - 1)} left to probe", @log.leader_by(:probe_rps))
           end
           over_budget!
@@ -57,17 +63,21 @@ module Rackbench
             "wider for probes that counted fewer)"
         end
 
-        # One probe, unless the time budget has run out (before or during it).
+        NOT_PROBED = "not probed: the time budget ran out"
+
+        # One probe, unless the time budget has run out (before or during
+        # it); false when it had (no later probe fits either).
         def probe(entry)
           outcome = @s.deadline.allows?(@s.lab.probe_cost + Reserve.after(1, @s.lab)) ? @s.lab.probe(entry.setup) : nil
           if outcome
             entry.add(outcome.records, into: entry.probes)
             entry.drop!(1, outcome.failure) if outcome.failure
           end
-          return unless outcome.nil? || outcome.stopped
+          return true unless outcome.nil? || outcome.stopped
 
           @s.stop!("time budget")
-          entry.drop!(1, "not probed: the time budget ran out")
+          entry.drop!(1, NOT_PROBED)
+          false
         end
 
         def over_budget!

@@ -149,9 +149,15 @@ module Rackbench
         end
 
         # A round the load generator could not hold measured the client, not
-        # the finalist: it is a miss of the SLO (holds?) and no value here.
+        # the finalist, and a round not valid (it did not hold its schedule:
+        # the record says "valid": false) measured no steady rate: each is a
+        # miss of the SLO (holds?) and no value here, so no decision rests on it.
         def per_round(entry, get)
-          entry.confirms.each_with_object({}) { |r, out| !@slo.client_bound?(r) && (v = get.call(r)) && out[r["round"]] = v }
+          entry.confirms.each_with_object({}) do |r, out|
+            next if @slo.client_bound?(r) || r["valid"] == false
+
+            v = get.call(r) and out[r["round"]] = v
+          end
         end
 
         def judge(pair)
