@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require "csv"
 require_relative "dataset"
+require_relative "csv_cell"
 
 module Rackbench
   module Report
@@ -20,7 +20,7 @@ module Rackbench
       end
 
       def render
-        CSV.generate do |csv|
+        CsvCell.generate do |csv|
           @by == "endpoint" ? by_endpoint(csv) : by_concurrency(csv)
         end
       end

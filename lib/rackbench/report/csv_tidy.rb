@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require "csv"
 require_relative "dataset"
+require_relative "csv_cell"
 
 module Rackbench
   module Report
@@ -22,7 +22,7 @@ module Rackbench
         sampled = sampled_columns
         header = BASE + LATENCY.map { |k| "latency_ms.#{k}" } + ERRORS.map { |k| "errors.#{k}" } +
                  ["error_total"] + sampled
-        CSV.generate do |csv|
+        CsvCell.generate do |csv|
           csv << header
           @data.trials.each { |t| csv << row(t, sampled) }
         end

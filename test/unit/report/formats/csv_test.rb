@@ -51,6 +51,33 @@ class ReportCsvTest < Minitest::Test
     assert_equal 2, blocks.keys.map(&:first).uniq.size
   end
 
+  # Issue 46, P6 (formula injection, OWASP's "CSV Injection"): a text cell
+  # a spreadsheet would read as a formula (=, +, -, @, tab, CR first) is
+  # prefixed with a single quote, in the tidy CSV and both pivots; numbers,
+  # negative ones too, stay numbers.
+  def test_text_a_spreadsheet_would_run_is_neutralised_and_numbers_are_not
+    dir = File.join(tmpdir, "run")
+    hostile = { "=HYPERLINK(\"http://x\")" => "+cmd|' /C calc'!A0", "@SUM(1)" => "-2+3" }
+    trials = hostile.flat_map do |setup, endpoint|
+      Rackbench::RunFixture.repetitions([100.0, 110.0], setup: setup, endpoint: endpoint, concurrency: 2).map do |t|
+        t.merge("loop" => "\tclosed", "engine" => "\rwrk", "started_at" => "-1", "bytes" => -5)
+      end
+    end
+    Rackbench::RunFixture.write(dir, trials: trials)
+    data = Rackbench::Report::Dataset.from_store(Rackbench::Store::RunDir.open(dir))
+    rows = CSV.parse(Rackbench::Report::CsvTidy.new(data).render, headers: true)
+    assert_equal ["'=HYPERLINK(\"http://x\")", "'+cmd|' /C calc'!A0", "'\tclosed", "'\rwrk", "-1", "-5"],
+                 rows.first.fields("setup", "endpoint", "loop", "engine", "started_at", "bytes")
+    assert_equal "'@SUM(1)", rows.to_a.last[0]
+    assert_equal "'-2+3", rows.to_a.last[4]
+    %w[endpoint concurrency].each do |by|
+      cells = CSV.parse(Rackbench::Report::CsvPivot.new(data, by: by).render).flatten.compact
+      assert_empty cells.grep(/\A[=+@\t\r]|\A-(?!\d+(\.\d+)?\z)/), "pivot by #{by}: #{cells.uniq.inspect}"
+      assert_includes cells, "'=HYPERLINK(\"http://x\")"
+      assert_includes cells, "'+cmd|' /C calc'!A0"
+    end
+  end
+
   # {[title, metric] => [header, rows...]} from blank-line separated blocks.
   def pivot_blocks(text)
     CSV.parse(text).slice_when { |row, _| row.empty? }.each_with_object({}) do |block, out|
