@@ -9,7 +9,7 @@ module Rackbench
     #
     # A schema maps a key to the class its value must be when present and
     # not nil, or to a schema of its own for a nested object ("*": any other
-    # key). A number must also be finite and within LIMIT: 1e308 req/s would
+    # key), or to [schema] for a list whose every item fits it. A number must also be finite and within LIMIT: 1e308 req/s would
     # overflow a sum to Infinity.
     module Schema
       LIMIT = 1e15 # beyond any count, rate, size or time a trial measures
@@ -18,20 +18,33 @@ module Rackbench
       MACHINE = %w[cpu_pct steal_pct interrupts_pct rackbench_pct client_reaped_pct foreign_pct foreign_error_pct
                    foreign_limit_pct window_s machine_pct ours_pct].to_h { |k| [k, Numeric] }.merge("window" => String).freeze
 
+      # A trial's diagnostics (Sampling::QueueSummary, Sampling::Balance): a
+      # source that could not be read is {"unknown" => reason}.
+      READINGS = { "mean" => Numeric, "p95" => Numeric, "max" => Numeric, "samples" => Integer, "limit" => Numeric,
+                   "unknown" => String }.freeze
+      QUEUES = { "server" => { "kind" => String, "backlog" => READINGS, "busy_threads" => READINGS, "threads" => Integer,
+                               "workers" => Integer, "unknown" => String },
+                 "waiting_mean" => Numeric, "*" => READINGS }.freeze # "*": accept, front_accept
+      BALANCE = { "workers" => [{ "pid" => Integer, "*" => Numeric }], "requests_source" => String, "spread" => Numeric,
+                  "busiest_cpu_pct" => Numeric, "unknown" => String, "probe" => String }.freeze
+
       TRIAL = {
         "setup" => String, "endpoint" => String, "key" => String, "server" => String, "loop" => String,
         "repetition" => Integer, "take" => Integer, "concurrency" => Integer, "requests" => Integer, "workers" => Integer,
         "threads" => Integer, "error_total" => Integer, "rps" => Numeric, "goodput_rps" => Numeric, "duration_s" => Numeric,
         "rate" => Numeric, "error_rate" => Numeric, "bytes" => Numeric, "latency_ms" => NUMBERS, "errors" => NUMBERS,
         "memory" => NUMBERS, "cpu" => NUMBERS, "machine" => MACHINE,
-        "sampler" => NUMBERS, "processes" => { "stopped_pids" => Array, "*" => Numeric }
+        "sampler" => NUMBERS, "processes" => { "stopped_pids" => Array, "*" => Numeric },
+        "queues" => QUEUES, "balance" => BALANCE
       }.freeze
 
       SETUP = { "setup" => String, "status" => String, "repetition" => Integer, "port" => Integer, "boot_s" => Numeric,
                 "master_pid" => Integer, "worker_pids" => Array, "argv" => Array }.freeze
 
+      # config.app: a path (or "arena", "rails") that run --resume resolves;
+      # config's other values are checked by Config.load.
       META = { "rackbench" => String, "command" => String, "argv" => Array, "cores" => Integer, "plan" => Hash,
-               "config" => Hash, "engine" => Hash, "servers" => Hash, "resumed" => Array }.freeze
+               "config" => { "app" => String }, "engine" => Hash, "servers" => Hash, "resumed" => Array }.freeze
 
       KINDS = { Numeric => "number", Integer => "whole number", String => "string", Hash => "JSON object",
                 Array => "list" }.freeze
@@ -61,11 +74,23 @@ module Rackbench
         return nil if value.nil?
 
         name = path ? "#{path}.#{key}" : key
+        check(value, want, name)
+      end
+
+      def check(value, want, name)
         return (value.is_a?(Hash) ? problem(value, want, name) : wrong(name, value, Hash)) if want.is_a?(Hash)
+        return (value.is_a?(Array) ? items(value, want.first, name) : wrong(name, value, Array)) if want.is_a?(Array)
         return wrong(name, value, want) unless value.is_a?(want)
         return nil unless value.is_a?(Numeric) && !(value.finite? && value.abs <= LIMIT)
 
         "#{name} is #{value.inspect[0, 40]}, beyond any measurement"
+      end
+
+      def items(list, want, name)
+        list.each_with_index do |value, i|
+          found = check(value, want, "#{name}[#{i}]") and return found
+        end
+        nil
       end
 
       def wrong(name, value, want)
