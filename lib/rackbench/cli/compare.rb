@@ -32,6 +32,7 @@ module Rackbench
 
         a, b = argv.map { |path| Store::RunDir.open(path) }
         same_engines!(a, b)
+        two_runs!(a, b)
         pairs = ComparePairs.new(setups(a), setups(b), opts[:pairs])
         margin, source = margin(opts, a)
         compare = Stats::Compare.new(a.trials, b.trials, pairs: pairs.to_h, margin: margin)
@@ -104,6 +105,15 @@ module Rackbench
         raise Error, "RUN_A #{a.path} was measured with #{engines[0].join(', ')} and RUN_B #{b.path} with " \
                      "#{engines[1].join(', ')}: load engines measure differently, so a difference would be theirs, not " \
                      "the change's; measure both runs with the same --engine"
+      end
+
+      # One run given as both RUN_A and RUN_B (the same directory, also by
+      # another path or a link to it) would be "compared" with itself.
+      def two_runs!(a, b)
+        return unless File.identical?(a.path, b.path)
+
+        raise UsageError, "RUN_A #{a.path} and RUN_B #{b.path} are one run directory: a run compared with itself says " \
+                          "nothing about a change; give two runs (rackbench report #{a.path} shows one run's spread)"
       end
 
       def setups(store)

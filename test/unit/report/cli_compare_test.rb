@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "fileutils"
 require_relative "run_fixture"
 
 # rackbench compare on stored runs of known figures: decisions unpaired
@@ -12,6 +13,11 @@ class CliCompareTest < Minitest::Test
 
   def run_with(name, trials, **opts)
     F.write(File.join(tmpdir, name), trials: trials, **opts)
+  end
+
+  # Another run directory holding what dir holds (compare refuses one run twice).
+  def copy(dir)
+    File.join(tmpdir, "copy").tap { |to| FileUtils.cp_r(dir, to) }
   end
 
   def rps_line(out)
@@ -28,20 +34,34 @@ class CliCompareTest < Minitest::Test
       refute_match(/faster|slower/, out.lines.grep(/n=/).join, out)
     end
     a = run_with("a", F.repetitions([98, 100, 102], **CELL))
-    _, out, = run_cli("compare", a, a)
+    _, out, = run_cli("compare", a, copy(a))
     assert_match(%r{^puma x2:3\s+8\s+req/s\s+100 ±2% n=3\s+100 ±2% n=3\s+\+0\.0%\s+equivalent within \+-5% \(95% CI -4\.4% to \+4\.6%\)$}, out,
                  "equivalent only where the interval is inside the margin")
     a = run_with("a", F.repetitions(noisy, **CELL))
-    _, out, = run_cli("compare", a, a)
+    _, out, = run_cli("compare", a, copy(a))
     assert_match(/req\/s .* undecided \(95% CI -12% to \+14%, about 11 more repetitions\)$/, rps_line(out),
                  "an interval wider than the margin is undecided, not \"the same\"")
     assert_includes out, "req/s in 1 cell(s) compared: 1 undecided."
     refute_match(/same within noise/, out)
   end
 
+  # Issue 46, C10: one run given as both (the same path, another spelling
+  # of it, a link to it) is refused in one line, not compared with itself.
+  def test_one_run_given_twice_is_refused
+    a = run_with("a", F.repetitions([98, 100, 102], **CELL))
+    link = File.join(tmpdir, "link")
+    File.symlink(a, link)
+    [a, File.join(a, "..", "a"), "#{a}/", link].each do |again|
+      status, out, err = run_cli("compare", a, again)
+      assert_equal [2, ""], [status, out], again
+      assert_equal "Error: RUN_A #{a} and RUN_B #{File.expand_path(again)} are one run directory: a run compared with " \
+                   "itself says nothing about a change; give two runs (rackbench report #{a} shows one run's spread)\n", err
+    end
+  end
+
   def test_the_header_states_method_margin_and_family
     a = run_with("a", F.repetitions([98, 100, 102], **CELL))
-    _, out, = run_cli("compare", a, a)
+    _, out, = run_cli("compare", a, copy(a))
     assert_includes out, "Method: two runs made at different times cannot be paired (the machine's speed moves between them): " \
                          "each cell's repetitions in A and in B are compared unpaired: Welch's t on the log values (95%); " \
                          "change = B/A - 1 from the geometric means.\n"
@@ -202,7 +222,7 @@ class CliCompareTest < Minitest::Test
     b = run_with("b", F.repetitions([98, 100, 102], **CELL), meta: meta)
     _status, out, = run_cli("compare", a, b)
     assert_match(/^Note: versions differ: puma 8.0.2 in A, 7.2.0 in B; load engine wrk 4.1.0 in A, wrk 4.2.0 in B; a difference may come from the version/, out)
-    _status, same, = run_cli("compare", a, a)
+    _status, same, = run_cli("compare", a, copy(a))
     refute_match(/versions differ/, same)
   end
 
