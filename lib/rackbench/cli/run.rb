@@ -28,6 +28,7 @@ require_relative "measuring"
 require_relative "jruby_check"
 require_relative "server_check"
 require_relative "resume_trust"
+require_relative "step_summary"
 require_relative "../load/remote/engine"
 
 module Rackbench
@@ -111,15 +112,13 @@ module Rackbench
 
       # In a GitHub Actions job ($GITHUB_STEP_SUMMARY set): the gate's
       # sentence and the Markdown report (the answer first) appended to the
-      # job's summary page.
+      # job's summary page (CLI::StepSummary: never waits on a FIFO).
       def step_summary(store, gate)
         path = @env["GITHUB_STEP_SUMMARY"]
         return if path.nil? || path.empty?
 
         text = "#{gate ? "**#{gate.sentence}**\n\n" : ''}#{Report::Formats.fetch('md').render.call(store, {})}\n"
-        File.write(path, text, mode: "a")
-      rescue SystemCallError => e
-        @err.puts "warning: could not write the job summary to $GITHUB_STEP_SUMMARY (#{path}): #{e.message}"
+        StepSummary.append(path, text, err: @err)
       end
 
       # run --ref: each ref resolved to its commit before anything boots

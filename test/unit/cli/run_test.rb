@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "json"
+require "socket"
 
 # The whole pipeline with the fake engine against --url: no process is
 # spawned, so these run in milliseconds.
@@ -25,6 +26,35 @@ class CliRunTest < Minitest::Test
     assert_match(%r{^/hello\s+c=1\s+c=4$}, out)
     assert_match(/closed-loop/, out)
     assert_match(/Run directory: #{Regexp.escape(out_dir)}/, err)
+  end
+
+  FAKE_RUN = ["run", "--engine", "fake", "--url", "http://127.0.0.1:9", "--no-verify", "-e", "/hello", "-c", "1", "-d", "1",
+              "--warmup", "0", "-q"].freeze
+
+  # Issue 46, C9: $GITHUB_STEP_SUMMARY is appended to when it is a file; a
+  # FIFO (no reader: opening it would wait for good), a directory or a
+  # socket is one warning line, and the run ends as it would.
+  def test_the_step_summary_is_appended_to_a_file_and_never_waits_on_a_fifo
+    summary = File.join(tmpdir, "summary.md")
+    File.write(summary, "before\n")
+    status, _out, err = run_cli(*FAKE_RUN, "-o", File.join(tmpdir, "run"), env: { "GITHUB_STEP_SUMMARY" => summary })
+    assert_equal [0, []], [status, err.lines.grep(/warning/i)], err
+    assert_match(/\Abefore\n.*\/hello/m, File.read(summary))
+    fifo = File.join(tmpdir, "fifo")
+    File.mkfifo(fifo)
+    socket = UNIXServer.new(File.join(tmpdir, "sock"))
+    { fifo => "fifo", tmpdir => "directory", socket.path => "socket" }.each do |path, type|
+      runner = Thread.new { run_cli(*FAKE_RUN, "-o", File.join(tmpdir, "run"), env: { "GITHUB_STEP_SUMMARY" => path }) }
+      assert runner.join(30), "the run waited on $GITHUB_STEP_SUMMARY, a #{type} (30 s deadline)"
+      status, _out, err = runner.value
+      assert_equal 0, status, err
+      assert_equal ["Warning: $GITHUB_STEP_SUMMARY (#{path}) is a #{type}, not a file: the job summary was not written; " \
+                    "point it at a file\n"], err.lines.grep(/warning/i)
+    ensure
+      runner&.kill
+    end
+  ensure
+    socket&.close
   end
 
   def test_plan_file_and_command_line_layer
