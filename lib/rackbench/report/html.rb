@@ -2,6 +2,7 @@
 
 require "stringio"
 require_relative "dataset"
+require_relative "number_format"
 require_relative "html/escape"
 require_relative "html/chart_data"
 require_relative "html/sections"
@@ -205,7 +206,7 @@ module Rackbench
                   []
                 else
                   ["#{@data.setups.size} setups", "#{@data.endpoints.size} endpoints", @data.levels.map { |c| @data.cells.level_label(c) }.join(", "),
-                 "#{min == max ? min : "#{min}–#{max}"} repetitions", @data.loops.map { |l| "#{l} loop" }.join(", "),
+                 min == max ? NumberFormat.count(min, "repetition") : "#{min}–#{max} repetitions", @data.loops.map { |l| "#{l} loop" }.join(", "),
                    [m.dig("engine", "name"), m.dig("engine", "version")].compact.join(" ")]
                 end.reject { |f| f.to_s.strip.empty? }
         "<header><h1>rackbench <span>#{h(title)}</span></h1><p class=\"facts\">#{facts.map { |f| h(f) }.join(' · ')}</p>" \

@@ -193,7 +193,7 @@ module Rackbench
         text = +"**#{NumberFormat.rps(rps.median)}**"
         text << " ±#{format('%.0f', rps.cv * 100)}%" if rps.cv
         text << " · #{NumberFormat.ms(cell.latency('mean').median)} / #{NumberFormat.ms(cell.latency('p99').median)}"
-        text << " ⚠ #{cell.errors} errors" if cell.errors.positive?
+        text << " ⚠ #{NumberFormat.count(cell.errors, 'error')}" if cell.errors.positive?
         text << esc(ValidityNotes.flag(cell)) << esc(QuietNotes.flag(cell.trials))
         text
       end

@@ -43,10 +43,10 @@ module Rackbench
       # Labels of the sampled figures the runner stores (Sampling::TrialSummary#to_h).
       # CPU % is of one core (100 = one core busy); shares are fractions of the machine.
       KNOWN = {
-        "memory.pss_total_mb" => ["PSS footprint", "MB"], "memory.pss_total_max_mb" => ["PSS footprint (max)", "MB"],
-        "memory.pss_per_worker_mb" => ["PSS per worker", "MB"], "memory.pss_master_mb" => ["PSS master", "MB"],
-        "memory.uss_total_mb" => ["USS total", "MB"], "memory.rss_sum_mb" => ["RSS sum", "MB"],
-        "memory.rss_max_mb" => ["RSS max", "MB"],
+        "memory.pss_total_mb" => ["PSS footprint", "MiB"], "memory.pss_total_max_mb" => ["PSS footprint (max)", "MiB"],
+        "memory.pss_per_worker_mb" => ["PSS per worker", "MiB"], "memory.pss_master_mb" => ["PSS master", "MiB"],
+        "memory.uss_total_mb" => ["USS total", "MiB"], "memory.rss_sum_mb" => ["RSS sum", "MiB"],
+        "memory.rss_max_mb" => ["RSS max", "MiB"],
         "cpu.server_pct" => ["server CPU", "%"], "cpu.client_pct" => ["load generator CPU", "%"],
         "cpu.master_pct" => ["master CPU", "%"], "cpu.workers_pct" => ["workers CPU", "%"],
         "cpu.proxy_pct" => ["proxy CPU (in front)", "%"],
@@ -75,7 +75,7 @@ module Rackbench
       end
 
       def unit_of(name)
-        return "MB" if name.end_with?("_mb")
+        return "MiB" if name.end_with?("_mb") # the sampler's *_mb are bytes / 1024^2 (Sampling::TrialSummary)
         return "%" if name.end_with?("_pct")
 
         ""

@@ -27,6 +27,6 @@ class IntervalTest < Minitest::Test
     assert_includes keys, "cpu.server_pct"
     refute_includes keys, "memory.note"
     assert_equal [100.0], Rackbench::Stats::Metrics["memory.pss_total_mb"].values(trials)
-    assert_equal "MB", Rackbench::Stats::Metrics["memory.swap_mb"].unit
+    assert_equal "MiB", Rackbench::Stats::Metrics["memory.swap_mb"].unit
   end
 end

@@ -95,7 +95,7 @@ module Rackbench
         end
 
         def setup_color(setup)
-          ChartData::SETUP_COLORS[setups.index(setup).to_i % ChartData::SETUP_COLORS.size]
+          ChartData.color_for(setup, setups)
         end
 
         def chart(endpoint, index, kind)

@@ -49,7 +49,15 @@ module Rackbench
         end
 
         def setup_color(setup)
-          SETUP_COLORS[@data.setups.index(setup).to_i % SETUP_COLORS.size]
+          ChartData.color_for(setup, @data.setups)
+        end
+
+        # A setup's colour follows its label, not the run's random setup
+        # order: its place among the labels sorted, so the same setups have
+        # the same colours in every report of them (puma was blue in one
+        # report and orange in the next).
+        def self.color_for(setup, setups)
+          SETUP_COLORS[setups.sort.index(setup).to_i % SETUP_COLORS.size]
         end
 
         def self.chart_id(kind, index = nil)
@@ -91,7 +99,7 @@ module Rackbench
           datasets = sets.map do |label, key, color|
             series(label, color, setups.map { |s| range_point(@data.trials.select { |t| t["setup"] == s }, key) })
           end
-          chart("memory", "bar", setups, datasets.reject { |d| d[:points].all?(&:nil?) }, "MB", log: false)
+          chart("memory", "bar", setups, datasets.reject { |d| d[:points].all?(&:nil?) }, "MiB", log: false)
         end
 
         # At the common level, per setup and endpoint: server and load-generator CPU, stacked.

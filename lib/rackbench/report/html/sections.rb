@@ -57,7 +57,8 @@ module Rackbench
           # for (each level's verdict says so) and every level runs once.
           unless @capacity
             @data.error_cells.each do |c|
-              yield "<li>#{h(c.setup)} on #{h(c.endpoint)} at #{h(@data.cells.level_label(c.level))}: #{h(c.errors)} errors in #{h(c.requests)} requests</li>"
+              yield "<li>#{h(c.setup)} on #{h(c.endpoint)} at #{h(@data.cells.level_label(c.level))}: " \
+                    "#{h(NumberFormat.count(c.errors, 'error'))} in #{h(NumberFormat.count(c.requests, 'request'))}</li>"
             end
           end
           @data.notes.each { |note, cells| yield "<li>#{h(cells.join(', '))}: #{h(note)}</li>" }
@@ -170,7 +171,7 @@ module Rackbench
           ivl = Stats::Metrics["rps"].interval(cell.trials)
           spread = ivl ? " <span class=\"ci\">[#{NumberFormat.rps(ivl.low)}–#{NumberFormat.rps(ivl.high)}]</span>" : ""
           lat = "#{NumberFormat.ms(cell.latency('mean').median)} / #{NumberFormat.ms(cell.latency('p99').median)}"
-          errors = cell.errors.positive? ? " <span class=\"bad\">#{h(cell.errors)} errors</span>" : ""
+          errors = cell.errors.positive? ? " <span class=\"bad\">#{h(NumberFormat.count(cell.errors, 'error'))}</span>" : ""
           "<b>#{NumberFormat.rps(rps.median)}</b> req/s#{spread}#{marks(cell)}<br><span class=\"lat\">#{h(lat)}</span>#{errors}"
         end
 

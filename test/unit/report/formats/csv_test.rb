@@ -39,7 +39,7 @@ class ReportCsvTest < Minitest::Test
     assert_equal ["unicorn x2", "3000.0", "6000.0"], rps[2]
     p99 = blocks.fetch(["/pause/0.05", "p99 latency, ms (median)"])
     assert_equal ["puma x2:3", "21.0", "21.0"], p99[1]
-    assert blocks.key?(["/hello", "PSS footprint, MB (median)"])
+    assert blocks.key?(["/hello", "PSS footprint, MiB (median)"])
   end
 
   def test_concurrency_pivot_is_endpoints_by_setup_per_metric
