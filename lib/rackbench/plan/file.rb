@@ -24,7 +24,7 @@ module Rackbench
 
     def self.load(path)
       text = readable_text(path)
-      settings = new(path).tap { |dsl| dsl.instance_eval(text, path, 1) }.settings
+      settings = without_exit!(path) { new(path).tap { |dsl| dsl.instance_eval(text, path, 1) }.settings }
       if settings.empty?
         raise UsageError, "plan file #{path} sets nothing (write settings such as: setup \"puma x2:5\"; endpoint \"/hello\"); " \
                           "without a plan file, rackbench run runs the quick plan"
@@ -46,6 +46,24 @@ module Rackbench
     rescue StandardError, NoMemoryError, SystemStackError, Interrupt, ScriptError => e
       # Not Interrupted (a signal to rackbench while it reads the plan): that one stops the command.
       raise UsageError, "plan file #{path}#{where(e, path)} raised #{e.class}: #{e.message.scrub.lines.first.to_s.strip}"
+    end
+
+    # Process.exit! and Kernel.exit! end rackbench at once, with no cleanup
+    # and no word (a bare exit! is the DSL's own, below): while the plan
+    # file runs they raise its one line instead, and are put back after.
+    def self.without_exit!(path)
+      owners = [Process, Kernel]
+      saved = owners.to_h { |m| [m, m.method(:exit!)] }
+      owners.each do |m|
+        m.define_singleton_method(:exit!) do |*|
+          line = caller_locations(1, 8).find { |l| l.path == path }&.lineno
+          raise UsageError, "plan file #{path}#{line ? ":#{line}" : ''} calls #{m}.exit!; a plan file only sets settings " \
+                            "(setup, endpoint, concurrency ...)"
+        end
+      end
+      yield
+    ensure
+      saved&.each { |m, original| m.define_singleton_method(:exit!, original) }
     end
 
     # A plan's own paths (app, out) are relative to the plan file's

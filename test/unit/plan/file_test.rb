@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "open3"
 require "rackbench/plan/file"
 
 class PlanFileTest < Minitest::Test
@@ -25,6 +26,22 @@ class PlanFileTest < Minitest::Test
     assert_equal [1, 4, 16], s[:concurrency]
     assert_equal 3, s[:duration]
     assert_equal 2, s[:repeat]
+  end
+
+  # Process.exit! and Kernel.exit! in a plan file (issue 46, item 8): one
+  # line, not rackbench gone at once with no word. In a child Ruby: exit!
+  # acts on the process.
+  def test_process_exit_bang_is_one_line_not_a_silent_exit
+    lib = File.expand_path("../../../lib", __dir__)
+    { "setup \"puma x1:1\"\nProcess.exit!(5)\n" => "plan.rb:2 calls Process.exit!",
+      "Kernel.exit!\n" => "plan.rb:1 calls Kernel.exit!" }.each do |text, said|
+      path = write_plan(text)
+      script = 'begin; Rackbench::PlanFile.load(ARGV[0]); rescue Rackbench::UsageError => e; puts e.message; exit 2; end; ' \
+               'Process.exit!(0) if Process.respond_to?(:exit!); exit 3'
+      out, status = Open3.capture2e(RbConfig.ruby, "-I#{lib}", "-rrackbench/error", "-rrackbench/plan/file", "-e", script, path)
+      assert_equal 2, status.exitstatus, out
+      assert_equal "plan file #{path.delete_suffix('plan.rb')}#{said}; a plan file only sets settings (setup, endpoint, concurrency ...)\n", out
+    end
   end
 
   def test_unknown_keyword_names_line_and_suggestion
