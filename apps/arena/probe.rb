@@ -172,7 +172,7 @@ module Rackbench
         def write(path)
           @extras.each { |e| e.sample if e.respond_to?(:sample) }
           tmp = "#{path}.tmp"
-          File.write(tmp, Probe.json(snapshot))
+          File.open(tmp, File::WRONLY | File::CREAT | File::TRUNC | File::NOFOLLOW, 0o644) { |f| f.write(Probe.json(snapshot)) } # never through a link
           File.rename(tmp, path)
           true
         rescue SystemCallError, IOError

@@ -3,6 +3,7 @@
 require "openssl"
 require "fileutils"
 require "ipaddr"
+require_relative "run_file"
 
 module Rackbench
   # --tls: one self-signed certificate per run, made with Ruby's OpenSSL and
@@ -75,8 +76,8 @@ module Rackbench
       cert.add_extension(ext.create_extension("subjectAltName", names.join(","), false))
       cert.add_extension(ext.create_extension("subjectKeyIdentifier", "hash", false))
       cert.sign(key, OpenSSL::Digest.new("SHA256"))
-      File.open(key_path, File::WRONLY | File::CREAT | File::TRUNC, 0o600) { |f| f.write(key.private_to_pem) }
-      File.write(cert_path, cert.to_pem)
+      RunFile.replace(key_path, key.private_to_pem, 0o600)
+      RunFile.replace(cert_path, cert.to_pem)
     end
   end
 end

@@ -2,6 +2,7 @@
 
 require_relative "command"
 require_relative "../store/run_dir"
+require_relative "../store/own_files"
 require_relative "../report/formats"
 require_relative "options"
 require_relative "output_file"
@@ -71,21 +72,27 @@ module Rackbench
       end
 
       # The run's own files are never overwritten by a rendering (-o
-      # DIR/trials.jsonl would replace the trials with CSV).
-      OWNED = (Store::RunDir::FILES.keys + %w[meta.json processes.jsonl .rackbench.lock report.html]).freeze
-
+      # DIR/trials.jsonl would replace the trials with CSV): not by name,
+      # through a symlink, nor through a hard link (the same inode under
+      # another name: Store::OwnFiles.same_file).
       def refuse_owned_output!(store, output, format)
         return if output.nil?
 
+        same = Store::OwnFiles.same_file(store.path, Store::RunDir::OWN, output)
+        return unless owned_name?(store, output) || same
+
+        ext = { "table" => "txt" }.fetch(format, format)
+        link = same && same != File.expand_path(output) ? " (a link to #{same})" : ""
+        raise UsageError, "--output #{output} is one of the run's own files#{link}; write the rendering elsewhere, " \
+                          "e.g. --output #{File.join(store.path, "rendered.#{ext}")}"
+      end
+
+      def owned_name?(store, output)
         full = resolved(output)
         dir = resolved(store.path)
         logs = File.join(dir, "logs") + "/"
         inside = File.dirname(full) == dir || full.start_with?(logs)
-        return unless inside && (OWNED.include?(File.basename(full)) || full.start_with?(logs))
-
-        ext = { "table" => "txt" }.fetch(format, format)
-        raise UsageError, "--output #{output} is one of the run's own files; write the rendering elsewhere, " \
-                          "e.g. --output #{File.join(store.path, "rendered.#{ext}")}"
+        inside && (Store::RunDir::OWN.include?(File.basename(full)) || full.start_with?(logs))
       end
 
       # The path a write would reach: symlinks (of the file and of its

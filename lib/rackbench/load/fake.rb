@@ -2,6 +2,7 @@
 
 require_relative "result"
 require_relative "../error"
+require_relative "../run_file"
 require_relative "registry"
 
 module Rackbench
@@ -82,10 +83,8 @@ module Rackbench
       end
 
       def log(call, result)
-        File.open(call.log_path, "a") do |f|
-          f.puts "fake load: #{call.concurrency} connections for #{call.duration} s on #{call.url}: " \
-                 "#{result.requests} requests"
-        end
+        RunFile.append(call.log_path, "fake load: #{call.concurrency} connections for #{call.duration} s on " \
+                                      "#{call.url}: #{result.requests} requests\n")
       end
     end
   end

@@ -6,6 +6,7 @@ require_relative "program"
 require_relative "result"
 require_relative "siege_output"
 require_relative "../error"
+require_relative "../run_file"
 require_relative "registry"
 
 module Rackbench
@@ -142,7 +143,7 @@ module Rackbench
       def private_home(home, text)
         rc = File.join(home, ".siege", "siege.conf")
         FileUtils.mkdir_p(File.dirname(rc))
-        File.write(rc, text)
+        RunFile.replace(rc, text)
         { "HOME" => home, "SIEGERC" => rc }
       end
 

@@ -5,6 +5,7 @@ require_relative "registry"
 require_relative "journal"
 require_relative "../clock"
 require_relative "../error"
+require_relative "../run_file"
 require_relative "affinity"
 require_relative "layout"
 
@@ -13,7 +14,8 @@ module Rackbench
     # A child process rackbench started: the ONLY way rackbench spawns.
     #
     # - spawned from an argument array (never a shell string), in its own
-    #   process group, stdin closed, stdout/stderr to a log file;
+    #   process group, stdin closed, stdout/stderr appended to a log file
+    #   (never through a link: RunFile.spawn_target);
     # - registered so an interrupted run can stop every live child;
     # - stopped with the program's graceful signal sent to the whole group,
     #   escalated to KILL after a deadline (monotonic clock), always reaped;
@@ -28,7 +30,7 @@ module Rackbench
       # execs it in the same pid too); argv stays the program's.
       def self.spawn(argv, env: {}, chdir: nil, log_path: File::NULL, unsetenv_others: false, cpus: nil, fixed_layout: false)
         argv = argv.map(&:to_s)
-        opts = { pgroup: true, in: File::NULL, out: [log_path, "a"], err: %i[child out],
+        opts = { pgroup: true, in: File::NULL, out: RunFile.spawn_target(log_path), err: %i[child out],
                  unsetenv_others: unsetenv_others, close_others: true }
         opts[:chdir] = chdir if chdir
         # An interrupt (a signal raised into this thread) waits until the
@@ -37,6 +39,8 @@ module Rackbench
           pid = Process.spawn(env.merge(Journal::OWNER_VAR => Journal.owner), *Affinity.wrap(Layout.wrap(argv, fixed_layout), cpus), **opts)
           new(pid, argv, log_path)
         end
+      rescue Errno::ELOOP # a link put at the log's name after the check
+        RunFile.refuse_link!(log_path)
       rescue Errno::ENOENT, Errno::EACCES => e
         raise Error, "cannot start #{argv.first}: #{e.message.sub(/ - .*/, '')}; install it or check PATH"
       end

@@ -4,6 +4,8 @@ require "json"
 require "time"
 require_relative "../system/process_tree"
 require_relative "../clock"
+require_relative "../run_file"
+require_relative "../error"
 
 module Rackbench
   module ProcessControl
@@ -156,11 +158,12 @@ module Rackbench
       private
 
       # One line, one write(2); a journal that cannot be written never stops
-      # a run (the run directory's own records report a full disk).
+      # a run (the run directory's own records report a full disk). RunFile:
+      # a FIFO in its place fails at once, a link is never written through
+      # (the writer's lock refused both before the run began).
       def write(record)
-        # O_NONBLOCK: a FIFO in its place fails at once (ENXIO) instead of blocking.
-        File.open(@path, File::WRONLY | File::APPEND | File::CREAT | File::NONBLOCK, 0o644) { |f| f.write(JSON.generate(record) + "\n") }
-      rescue SystemCallError
+        RunFile.append(@path, JSON.generate(record) + "\n")
+      rescue SystemCallError, Error
         nil
       end
     end

@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../periodic"
+require_relative "../run_file"
+require_relative "../error"
 
 module Rackbench
   module ProcessControl
@@ -15,6 +17,8 @@ module Rackbench
     # saying how much was cut, then the saved tail. The child opened the log
     # with O_APPEND (Child.spawn), so its next write lands at the new end;
     # our append is O_APPEND too, so the two never overwrite each other.
+    # The file is read, cut and appended through one descriptor opened by
+    # RunFile: a link at a log's name is never cut through.
     # Limits: between two looks the file can grow by whatever the child
     # writes in one interval; lines written between reading the tail and
     # truncating are lost with the middle; the cut can split a line.
@@ -60,19 +64,19 @@ module Rackbench
         size = File.size?(path) or return
         return if size <= @limit
 
-        tail = File.open(path, "rb") do |f|
-          f.seek(size - @tail)
-          f.read(@tail)
-        end
-        File.truncate(path, @head)
-        dropped = size - @head - tail.bytesize
-        @cut_bytes += dropped
-        File.open(path, "ab") do |f|
+        RunFile.open(path, File::RDWR | File::APPEND) do |f|
+          size = f.size
+          next if size <= @limit
+
+          tail = f.pread(@tail, size - @tail)
+          f.truncate(@head)
+          dropped = size - @head - tail.bytesize
+          @cut_bytes += dropped
           f.write("\n[rackbench: #{dropped} bytes of this log cut here to keep it under #{@limit / 1024 / 1024} MB " \
                   "(#{@cut_bytes} bytes in all); its first and last MB are kept]\n", tail)
         end
-      rescue SystemCallError, IOError
-        nil # the file went (the server directory was removed): nothing to cap
+      rescue SystemCallError, IOError, Error
+        nil # the file went (the server directory was removed), or is a link: nothing to cap
       end
     end
   end

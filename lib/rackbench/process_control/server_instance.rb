@@ -9,6 +9,7 @@ require_relative "../system/process_tree"
 require_relative "../system/sockets"
 require_relative "../clock"
 require_relative "../error"
+require_relative "../run_file"
 require_relative "error_line"
 require_relative "boot_advice"
 
@@ -192,9 +193,12 @@ module Rackbench
       # --ruby wrapper): written executable.
       def write_file(path, text)
         FileUtils.mkdir_p(File.dirname(path))
-        File.write(path, text)
-        File.chmod(0o755, path) if text.start_with?("#!")
-        File.chmod(0o600, path) if text.include?("PRIVATE KEY-----") # a copy of the run's TLS key (Falcon's)
+        perm = if text.start_with?("#!") then 0o755
+               elsif text.include?("PRIVATE KEY-----") then 0o600 # a copy of the run's TLS key (Falcon's)
+               else 0o644
+               end
+        RunFile.replace(path, text, perm)
+        File.chmod(perm, path) # the umask may have taken bits off
       end
 
       def owns_port?

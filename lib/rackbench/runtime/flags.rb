@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../run_file"
+
 module Rackbench
   module Runtime
     # The environment that makes a setup's runtime flags reach every Ruby
@@ -54,7 +56,7 @@ module Rackbench
         require "tmpdir"
         dir = File.join(Dir.tmpdir, "rackbench-probe-#{Process.uid}")
         Dir.mkdir(dir, 0o700) unless File.directory?(dir)
-        File.join(dir, "in_server_probe.rb").tap { |copy| File.write(copy, File.read(PROBE)) }
+        File.join(dir, "in_server_probe.rb").tap { |copy| RunFile.replace(copy, File.read(PROBE)) }
       end
     end
   end

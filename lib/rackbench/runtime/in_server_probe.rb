@@ -25,7 +25,7 @@ module RackbenchRuntimeProbe
 
     yjit = defined?(RubyVM::YJIT) && RubyVM::YJIT.respond_to?(:enabled?) ? RubyVM::YJIT.enabled? : nil
     line = %({"pid":#{Process.pid},"ppid":#{Process.ppid},"yjit":#{yjit.nil? ? 'null' : yjit},"at":"#{at}"}\n)
-    File.open(path, File::WRONLY | File::APPEND | File::CREAT, 0o644) { |f| f.syswrite(line) }
+    File.open(path, File::WRONLY | File::APPEND | File::CREAT | File::NOFOLLOW, 0o644) { |f| f.syswrite(line) }
   rescue StandardError, ScriptError
     nil # a probe never breaks the server it watches
   end

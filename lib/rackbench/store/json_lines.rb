@@ -131,7 +131,7 @@ module Rackbench
         text = File.binread(@file)
         keep = (text.rindex("\n") || -1) + 1
         aside = "#{@file}.fragment-#{Clock.wall_iso8601.tr(':', '-')}"
-        File.binwrite(aside, text.byteslice(keep..))
+        RegularFile.replace(aside, text.byteslice(keep..))
         file.truncate(keep)
         notice&.call("#{@file} ended in a line cut short (#{size - keep} bytes, from an earlier crash); " \
                      "moved it to #{File.basename(aside)} and appended after the last whole line")

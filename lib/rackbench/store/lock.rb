@@ -10,7 +10,9 @@ module Rackbench
     # and tune for as long as they write. The file says who holds it (pid and
     # command line) so a refused writer can name the holder. The kernel drops
     # the lock when the holder exits, however it exits (SIGKILL included), so a
-    # stale lock file never blocks a later run.
+    # stale lock file never blocks a later run. The file is opened through
+    # RegularFile (Rackbench::RunFile): a link in its place is refused, never
+    # truncated and written through.
     class Lock
       FILE = ".rackbench.lock"
 
@@ -24,7 +26,7 @@ module Rackbench
         path = File.join(dir, FILE)
         return nil unless File.file?(path)
 
-        File.open(path, File::RDONLY) do |f|
+        File.open(path, File::RDONLY | File::NOFOLLOW | File::NONBLOCK) do |f| # a link: ELOOP, not busy (#acquire refuses it)
           return nil if f.flock(File::LOCK_SH | File::LOCK_NB).tap { f.flock(File::LOCK_UN) }
 
           refusal(dir, f.read)

@@ -10,6 +10,7 @@ require_relative "../process_control/journal"
 require_relative "json_lines"
 require_relative "schema"
 require_relative "regular_file"
+require_relative "own_files"
 require_relative "takes"
 
 module Rackbench
@@ -52,6 +53,9 @@ module Rackbench
       # Error naming file and line, not a crash in a report.
       SCHEMAS = { "trials.jsonl" => Schema::TRIAL, "setups.jsonl" => Schema::SETUP }.freeze
 
+      # Every file rackbench writes at the top of a run directory (tune's two: Store::TuneJournal).
+      OWN = (FILES.keys + %w[meta.json processes.jsonl .rackbench.lock report.html tune.jsonl recommendation.json]).freeze
+
       attr_reader :path, :notices
       attr_accessor :on_notice
 
@@ -61,7 +65,7 @@ module Rackbench
         path = Target.check_new(path)
         FileUtils.mkdir_p(File.join(path, "logs"))
         probe = File.join(path, ".write-test")
-        File.write(probe, "ok")
+        RegularFile.replace(probe, "ok")
         File.delete(probe)
         new(path).tap { |store| store.lock!(command, fresh: true) }
       rescue SystemCallError => e
@@ -127,13 +131,11 @@ module Rackbench
       end
 
       # A writer refuses, before it measures anything, a run whose files are
-      # not regular files (a FIFO samples.jsonl would block an append for good).
+      # not regular files (a FIFO samples.jsonl would block an append for good)
+      # or are links (a write would go where the link leads), and a link in
+      # place of one of its folders or under logs/ (Store::OwnFiles).
       def regular_files!
-        (FILES.keys + %w[meta.json processes.jsonl .rackbench.lock report.html]).each do |name|
-          file = File.join(@path, name)
-          type = File.exist?(file) && File.stat(file).ftype # a link is what it leads to (/dev/full in tests)
-          RegularFile.refuse!(file, type) if type && !RegularFile::ALLOWED.include?(type)
-        end
+        OwnFiles.check!(@path, OWN)
       end
 
       def unlock
@@ -257,11 +259,14 @@ module Rackbench
       end
 
       # Writes a whole file atomically (temp file + rename): a reader never
-      # sees half of it, and a full disk leaves the old file intact.
+      # sees half of it, and a full disk leaves the old file intact. The temp
+      # file is made new (O_EXCL, O_NOFOLLOW: a link at its name is removed,
+      # never followed); the rename replaces a link at target, never writes through it.
       def write_atomically(name, text)
         target = File.join(@path, name)
         tmp = "#{target}.tmp-#{Process.pid}"
-        File.open(tmp, "w") do |f|
+        RegularFile.remove(tmp)
+        RegularFile.open(tmp, RegularFile::CREATE) do |f|
           f.write(text)
           f.flush
           f.fsync
@@ -271,7 +276,7 @@ module Rackbench
       rescue SystemCallError => e
         raise Error, "cannot write #{target}: #{Error.reason(e)}; free space or choose another --out"
       ensure # a full disk or a signal leaves no half-written file behind
-        File.delete(tmp) if tmp && File.exist?(tmp)
+        RegularFile.remove(tmp) if tmp
       end
 
       private

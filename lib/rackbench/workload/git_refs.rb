@@ -2,6 +2,7 @@
 
 require "fileutils"
 require_relative "../error"
+require_relative "../run_file"
 require_relative "../process_control/command"
 require_relative "git_worktrees"
 
@@ -124,7 +125,7 @@ module Rackbench
           %(#{key}"#{File.expand_path(value, from)}")
         end
         FileUtils.mkdir_p(File.join(to, ".bundle"))
-        File.write(File.join(to, ".bundle", "config"), text)
+        RunFile.replace(File.join(to, ".bundle", "config"), text)
       end
 
       def git(args, chdir)

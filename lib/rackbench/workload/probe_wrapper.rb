@@ -2,6 +2,7 @@
 
 require "fileutils"
 require_relative "arena"
+require_relative "../run_file"
 
 module Rackbench
   module Workload
@@ -30,7 +31,7 @@ module Rackbench
         dir = File.join(logs_dir, DIR)
         FileUtils.mkdir_p(dir)
         path = File.join(dir, "config.ru")
-        File.write(path, text(app.config_ru, app.root))
+        RunFile.replace(path, text(app.config_ru, app.root))
         app.probed_by(path)
       end
 

@@ -54,6 +54,18 @@ class LogCapTest < Minitest::Test
     assert_equal 0, c.cut_bytes
   end
 
+  # A link at a log's name is never cut through (issue 46): what it leads
+  # to keeps every byte.
+  def test_a_link_at_a_logs_name_is_left_alone
+    victim = File.join(tmpdir, "victim.log")
+    File.write(victim, "v" * 5000)
+    path = File.join(tmpdir, "server.log")
+    File.symlink(victim, path)
+    c = cap(path)
+    c.check
+    assert_equal ["v" * 5000, 0], [File.read(victim), c.cut_bytes]
+  end
+
   def test_head_and_tail_must_fit_under_the_limit
     assert_raises(ArgumentError) { Rackbench::ProcessControl::LogCap.new("x", limit: 100, head: 60, tail: 50) }
   end

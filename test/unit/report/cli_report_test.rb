@@ -91,6 +91,21 @@ class CliReportTest < Minitest::Test
     refute File.exist?(File.join(dir, "report.html"))
   end
 
+  # Issue 46: a hard link is the same file under another name, outside the
+  # run directory: known by its inode, refused, the trials kept.
+  def test_output_through_a_hard_link_to_the_runs_own_files_is_refused
+    dir = run_dir
+    trials = File.join(dir, "trials.jsonl")
+    before = File.read(trials)
+    target = File.join(tmpdir, "out.csv")
+    File.link(trials, target)
+    status, _out, err = run_cli("report", dir, "--format", "csv", "-o", target)
+    assert_equal 2, status, err
+    assert_equal "Error: --output #{target} is one of the run's own files (a link to #{trials}); write the rendering " \
+                 "elsewhere, e.g. --output #{File.join(dir, 'rendered.csv')}\n", err
+    assert_equal before, File.read(trials)
+  end
+
   # A trials.jsonl that is not a regular file, or a directory with nothing
   # measured, is an error, never an empty report with exit 0.
   def test_a_missing_or_special_trials_file_is_an_error

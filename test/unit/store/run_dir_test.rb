@@ -83,6 +83,31 @@ class RunDirTest < Minitest::Test
     assert_equal before, File.binread(trials_file)
   end
 
+  # Issue 46: a link where the lock belongs (a fresh --out holding only
+  # that link) is refused, and what it leads to is not truncated.
+  def test_a_linked_lock_is_refused_and_its_target_kept
+    dir = File.join(tmpdir, "run")
+    Dir.mkdir(dir)
+    victim = File.join(tmpdir, "victim")
+    File.write(victim, "precious\n")
+    File.symlink(victim, File.join(dir, ".rackbench.lock"))
+    e = assert_raises(Rackbench::Error) { Rackbench::Store::RunDir.create(dir, command: "rackbench run") }
+    assert_match(/\A#{Regexp.escape(dir)}\/\.rackbench\.lock is a symbolic link; .*: remove it and run again\z/, e.message)
+    assert_equal "precious\n", File.read(victim)
+  end
+
+  # meta.json's temporary copy is made new: a link put at its name is
+  # removed, never written through.
+  def test_write_atomically_never_follows_a_link_at_its_temporary_name
+    victim = File.join(tmpdir, "victim")
+    File.write(victim, "precious\n")
+    File.symlink(victim, File.join(store.path, "meta.json.tmp-#{Process.pid}"))
+    store.write_meta("plan" => { "trials" => 3 })
+    assert_equal "precious\n", File.read(victim)
+    assert_equal 3, store.meta.dig("plan", "trials")
+    refute File.exist?(File.join(store.path, "meta.json.tmp-#{Process.pid}"))
+  end
+
   def test_a_truncated_meta_is_a_clear_error
     File.write(File.join(store.path, "meta.json"), "{\"plan\": {\"tri")
     e = assert_raises(Rackbench::Error) { Rackbench::Store::RunDir.open(store.path).meta }

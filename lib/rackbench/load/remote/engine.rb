@@ -5,6 +5,7 @@ require_relative "../wrk_output"
 require_relative "../wrk_open_loop"
 require_relative "../wrk_open_output"
 require_relative "../../error"
+require_relative "../../run_file"
 require_relative "host"
 require_relative "ssh"
 require_relative "probe"
@@ -125,7 +126,7 @@ module Rackbench
         end
 
         def log(path, parts)
-          File.open(path, "a") do |f|
+          RunFile.open(path) do |f|
             parts.each { |p| f.puts "== load host #{p.host.label}#{p.error ? " (failed: #{p.error})" : ''}", p.log.to_s }
           end
         end

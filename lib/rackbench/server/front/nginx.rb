@@ -3,6 +3,7 @@
 require "fileutils"
 require_relative "proxy"
 require_relative "../../system/process_tree"
+require_relative "../../run_file"
 
 module Rackbench
   module Server
@@ -53,7 +54,7 @@ module Rackbench
 
         def start(timeout: 15)
           FileUtils.mkdir_p(File.join(@dir, "tmp"))
-          File.write(config_path, config)
+          RunFile.replace(config_path, config)
           launch([@binary, "-p", @dir, "-c", config_path, "-e", File.join(@dir, "error.log")],
                  log: File.join(@dir, "nginx.log"), timeout: timeout)
         end
