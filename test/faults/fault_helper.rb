@@ -18,11 +18,12 @@ module Rackbench
     attr_reader :pid, :status
 
     # stdout, stderr: where they go instead of files (a pipe's writer, [:child, :out]).
-    def initialize(*args, env: {}, dir:, stdout: nil, stderr: nil)
+    # prefix: a command rackbench runs under (setpriv ..., to run as another user).
+    def initialize(*args, env: {}, dir:, stdout: nil, stderr: nil, prefix: [])
       @out = File.join(dir, "stdout.txt")
       @err = File.join(dir, "stderr.txt")
-      @pid = Process.spawn(env, RbConfig.ruby, EXE, *args.map(&:to_s), out: stdout || @out, err: stderr || @err,
-                                                                      in: File::NULL, pgroup: true)
+      @pid = Process.spawn(env, *prefix, RbConfig.ruby, EXE, *args.map(&:to_s), out: stdout || @out, err: stderr || @err,
+                                                                                 in: File::NULL, pgroup: true)
       @seen = {}
       @status = nil
     end

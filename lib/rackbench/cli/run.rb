@@ -17,6 +17,7 @@ require_relative "../stats/looks"
 require_relative "ref_gate"
 require_relative "../server/front"
 require_relative "../store/run_dir"
+require_relative "../store/not_writable"
 require_relative "../report/failures"
 require_relative "../report/html"
 require_relative "../suites/findings"
@@ -169,7 +170,7 @@ module Rackbench
         store = Store::RunDir.open(cli[:resume])
         resumable!(store)
         ResumeTrust.check!(store.path, store.meta.fetch("config"), cli)
-        store.lock!(["rackbench", "run", *@argv_seen].join(" "))
+        lock(store)
         stop_survivors(store)
         refuse_search_resume(store)
         config = Config.load(store.meta.fetch("config").merge("quiet" => cli[:quiet] || false))
@@ -177,6 +178,13 @@ module Rackbench
         (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }
         store.write_meta(meta)
         execute(Plan.new(config), checked_engine(config[:engine], config), store)
+      end
+
+      # The run's writer lock (Store::NotWritable: another user's run is one line).
+      def lock(store)
+        store.lock!(["rackbench", "run", *@argv_seen].join(" "))
+      rescue *Store::NotWritable::ERRORS => e
+        raise Store::NotWritable.error(store.path, e)
       end
 
       # A run that holds its plan and configuration, written by this
