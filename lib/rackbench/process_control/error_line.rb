@@ -24,8 +24,15 @@ module Rackbench
       # following error: "; Ruby's "file:line:in `method': " before an
       # uncaught exception's message (Bundler's errors included; Ruby 3.4
       # quotes 'method' with two apostrophes).
-      PREFIXES = [/\AApp \d+ output:\s*/, /\AError: The application encountered the following error:\s*/,
+      # Ruby's Logger (Unicorn, Pitchfork): "E, [2026-11-28T17:58:38.07 #916] ERROR -- : " before each line.
+      PREFIXES = [/\AApp \d+ output:\s*/, /\A[DIWEFA], \[[^\]]*\] +[A-Z]+ -- [^:]*: /,
+                  /\AError: The application encountered the following error:\s*/,
                   /\A\S+:\d+:in [`'][^`']*':\s+/].freeze
+      # A server's own words about its processes, never the app's error:
+      # Unicorn's master logging each worker it reaped ("reaped
+      # #<Process::Status: pid 916 exit 1> worker=0") after the worker died
+      # of the app's error, logged above it.
+      OWN = /\Areaped #<Process::Status/.freeze
       CLASS = / \([A-Z]\w*(?:::\w+)*\)\z/.freeze # Ruby's " (KeyError)" at a message's end
       MAX = 200 # lines of a log's tail
       QUOTE_MAX = 400 # characters of a quote
@@ -85,9 +92,10 @@ module Rackbench
         ""
       end
 
-      # Lines without their prefixes; no blank lines, no "from" frames.
+      # Lines without their prefixes; no blank lines, no "from" frames, none
+      # of the server's own (OWN).
       def candidates(text)
-        text.to_s.lines.map { |l| unprefix(l.strip) }.reject { |l| l.empty? || l.match?(/\A\s*from\s/) }
+        text.to_s.lines.map { |l| unprefix(l.strip) }.reject { |l| l.empty? || l.match?(/\A\s*from\s/) || l.match?(OWN) }
       end
 
       def unprefix(line)

@@ -66,8 +66,9 @@ module Rackbench
       # Returns a Response, or nil when nothing answered. on_silence is
       # returned instead when the server accepted the connection but sent
       # nothing back within the timeout; on_refused when nothing listens on
-      # the port (the connection refused).
-      def get(host, port, path, timeout: 2, on_silence: nil, on_refused: nil, tls: nil)
+      # the port (the connection refused); on_closed when the server closed
+      # the connection (or reset it) before any answer.
+      def get(host, port, path, timeout: 2, on_silence: nil, on_refused: nil, on_closed: nil, tls: nil)
         deadline = Clock.now + timeout
         http = Net::HTTP.new(host, port)
         http.open_timeout = timeout
@@ -97,6 +98,8 @@ module Rackbench
         Response.new(headers: {}, body: "", invalid: "a failed TLS handshake (#{why})", handshake: why)
       rescue Errno::ECONNREFUSED
         on_refused
+      rescue EOFError, Errno::ECONNRESET, Errno::EPIPE
+        got ? nil : on_closed
       rescue *FAILURES
         nil
       ensure

@@ -2,7 +2,9 @@
 
 require "json"
 require_relative "../error"
+require_relative "../clock"
 require_relative "../process_control/http_probe"
+require_relative "../process_control/error_line"
 require_relative "../plan/request_path"
 
 module Rackbench
@@ -73,8 +75,13 @@ module Rackbench
       def call(endpoint)
         res = nil
         ATTEMPTS.times do
+          started = Clock.now
           res = answer(endpoint)
-          raise failed(endpoint, "no response within #{@timeout} s") unless res
+          raise failed(endpoint, "no response within #{@timeout} s#{log_says}") unless res
+          if res == :closed
+            raise failed(endpoint, "the server closed the connection without an answer, " \
+                                   "#{format('%.1f', Clock.now - started)} s after the request#{log_says}")
+          end
           raise failed(endpoint, "the TLS handshake failed: #{res.handshake}") if res.handshake
           raise failed(endpoint, "the answer is not HTTP: it began #{res.invalid}") if res.invalid
           raise failed(endpoint, "status #{res.status}, but the body did not end: #{res.incomplete}", res.status) if res.incomplete
@@ -105,7 +112,17 @@ module Rackbench
 
       def get(endpoint, timeout, silence)
         ProcessControl::HttpProbe.get(@host, @port, RequestPath.encode(endpoint), timeout: timeout, tls: @tls,
-                                                                                  on_silence: silence, on_refused: :refused)
+                                                                                  on_silence: silence, on_refused: :refused,
+                                                                                  on_closed: :closed)
+      end
+
+      # "; the server log says: ..." when the log names an error (workers
+      # dying on the app's error while the master holds the port), else "".
+      def log_says
+        return "" unless @server_log
+
+        line = ProcessControl::ErrorLine.last(ProcessControl::ErrorLine.tail(@server_log))
+        line ? "; the server log says: #{line} (#{@server_log})" : ""
       end
 
       # The handshake's version and cipher, and whose certificate it was.

@@ -34,6 +34,15 @@ class BootLogQuoteTest < Minitest::Test
                  E.first(log("puma_unable_to_load.log"))
   end
 
+  # Unicorn's workers die on the app's error and its master logs each
+  # reaping (issue 46, item 8): the quote is the app's error without the
+  # Logger's prefix, never "reaped #<Process::Status: ...> worker=1".
+  def test_unicorns_quote_is_the_apps_error_not_its_own_reaping
+    said = "DATABASE_URL is not set: export it before booting (ArgumentError)"
+    assert_equal said, E.first(log("unicorn_worker_crash.log"))
+    assert_equal said, E.last(log("unicorn_worker_crash.log"))
+  end
+
   # Rails' "Cannot load database configuration:" is a message on two lines
   # (issue 34): the quote keeps the second, which says what to set.
   def test_a_message_ending_in_a_colon_goes_on_with_its_next_line

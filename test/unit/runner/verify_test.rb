@@ -72,10 +72,31 @@ class VerifyStatusTest < Minitest::Test
     assert_equal "status 404: Not Found", problem(res(404, body: "<!DOCTYPE html><body><h1>Not Found</h1></body>"))
     log = File.join(Dir.mktmpdir, "server.log")
     File.write(log, "Puma starting\nE, [x] ERROR -- : NoMethodError (undefined method `title' for nil):\n  app/x.rb:3\n")
-    assert_match(/status 500: We're sorry.*; the server log says: E, \[x\] ERROR -- : NoMethodError \(undefined method/,
+    assert_match(/status 500: We're sorry.*; the server log says: NoMethodError \(undefined method/,
                  problem(res(500, body: page), server_log: log))
   ensure
     FileUtils.rm_rf(File.dirname(log)) if log
+  end
+
+  # A server that accepts and closes at once is not "no response within
+  # 30 s" (issue 46, item 8): it closed, at once; the log's error with it.
+  def test_a_server_that_closes_at_once_is_said_to_close
+    require "socket"
+    server = TCPServer.new("127.0.0.1", 0)
+    closer = Thread.new { loop { server.accept.close } }
+    log = File.join(tmpdir, "server.log")
+    File.write(log, "E, [2026-11-28T17:58:38.074464 #916] ERROR -- : DATABASE_URL is not set (ArgumentError)\n" \
+                    "E, [2026-11-28T17:58:38.218528 #417] ERROR -- : reaped #<Process::Status: pid 916 exit 1> worker=0\n")
+    verify = Rackbench::Runner::Verify.new(host: "127.0.0.1", port: server.addr[1], timeout: 30, server_log: log)
+    started = Rackbench::Clock.now
+    e = assert_raises(Rackbench::Runner::Verify::Failed) { verify.call("/") }
+    assert_operator Rackbench::Clock.now - started, :<, 5
+    said = "the server log says: DATABASE_URL is not set (ArgumentError) (#{log})"
+    assert_match(%r{\Averification of / failed: the server closed the connection without an answer, 0\.\d s after the request; }, e.message)
+    assert e.message.end_with?(said), e.message
+  ensure
+    closer&.kill
+    server&.close
   end
 
   def test_keep_alive_is_judged_from_the_response
