@@ -22,6 +22,13 @@ module Rackbench
 
     def self.entry(item, text)
       path, sign, weight = item.match(/\A(.*?)(?::([+-]?)(\d+(?:\.\d+)?))?\z/).captures
+      # "/hello:abc" was read as the path "/hello:abc": after a last colon,
+      # words with no "/", "?" or "=" are a weight mistyped. A path with a
+      # colon of its own takes its weight after it ("/a:b:1").
+      if weight.nil? && (given = path[/:([^:\/?=]+)\z/, 1])
+        raise UsageError, "--scenario #{text.inspect}: the weight of #{path.delete_suffix(":#{given}")} must be a number above 0 " \
+                          "(got #{given.inspect}); a path with a colon of its own takes its weight after it (#{path}:1)"
+      end
       unless path.start_with?("/") && !path.match?(/\s/)
         raise UsageError, "--scenario #{text.inspect}: #{item.inspect} must be PATH or PATH:WEIGHT with PATH starting with /"
       end

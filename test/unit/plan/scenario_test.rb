@@ -22,4 +22,13 @@ class ScenarioTest < Minitest::Test
       assert_equal "--scenario #{text.inspect}: #{message}", error.message
     end
   end
+
+  # A weight that is not a number was taken as part of the path ("/hello:abc"
+  # loaded /hello:abc): refused, naming the weight (issue 46, item 8).
+  def test_a_weight_that_is_not_a_number_is_refused
+    error = assert_raises(Rackbench::UsageError) { S.parse("/hello:abc,/health:1") }
+    assert_equal '--scenario "/hello:abc,/health:1": the weight of /hello must be a number above 0 (got "abc"); ' \
+                 "a path with a colon of its own takes its weight after it (/hello:abc:1)", error.message
+    assert_equal [["/a:b", 1.0], ["/search?t=10:30", 2.0]], S.parse("/a:b:1,/search?t=10:30:2").entries.map(&:to_a)
+  end
 end
