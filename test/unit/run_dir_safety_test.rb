@@ -18,6 +18,20 @@ class RunDirSafetyTest < Minitest::Test
     assert_equal "puma_x2_5_hello_8_1", Rackbench::Runner::Measurement.slug("puma x2:5|/hello|8|1")
   end
 
+  # Issue 46, G26: names that differ only in letters a file name cannot
+  # keep (run --ref café --ref cafè, one commit) get log names of their own.
+  def test_labels_differing_only_in_non_ascii_letters_get_their_own_log_names
+    slug = ->(text) { Rackbench::Runner::Measurement.slug(text) }
+    pairs = [%w[café@3276a39 cafè@3276a39], ["puma x1:2 café@3276a39|/work|1|1", "puma x1:2 cafè@3276a39|/work|1|1"],
+             %w[naïve@1a2b3c4 nave@1a2b3c4]]
+    pairs.each do |a, b|
+      refute_equal slug.call(a), slug.call(b), "#{a} and #{b}"
+      assert_match(/\A[A-Za-z0-9._-]+\z/, slug.call(a))
+      assert_equal slug.call(a), slug.call(a.dup), "the same label, the same name (a resumed run finds its logs)"
+    end
+    assert_equal "puma_x2_5_main_1a2b3c4", slug.call("puma x2:5 main@1a2b3c4"), "ASCII labels keep their names"
+  end
+
   def test_a_setup_given_twice_is_refused
     e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(setups: ["puma x2:5", "unicorn x2", "puma x2:5"]) }
     assert_equal 'setup "puma x2:5" is given twice; give it once and use --repeat N for rounds (or tag each to measure ' \

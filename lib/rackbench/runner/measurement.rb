@@ -25,11 +25,13 @@ module Rackbench
       # A file name for a label or trial key: safe characters only, and at
       # most SLUG_MAX bytes (a name over 255 bytes cannot be created; a long
       # endpoint keeps its start and a digest of the whole, so names stay unique).
+      # Text with letters beyond ASCII gets the digest too: café and cafè
+      # (run --ref café --ref cafè) would otherwise share one name.
       SLUG_MAX = 120
 
       def self.slug(text)
         slug = text.gsub(/[^A-Za-z0-9.]+/, "_").gsub(/\A_|_\z/, "")
-        return slug if slug.bytesize <= SLUG_MAX
+        return slug if slug.bytesize <= SLUG_MAX && text.match?(/\A[ -~]*\z/)
 
         "#{slug[0, SLUG_MAX - 13]}-#{Digest::SHA256.hexdigest(text)[0, 12]}"
       end
