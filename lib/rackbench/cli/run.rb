@@ -210,10 +210,17 @@ module Rackbench
         return unless %w[capacity tune].include?(command)
 
         store.unlock
-        again = store.meta["argv"] ? Shellwords.join(store.meta["argv"]) : "rackbench #{command} ..."
+        # Its own --out left out of the command shown: run as shown, it makes a new directory (the one
+        # named would refuse again, as it exists).
+        again = store.meta["argv"] ? Shellwords.join(without_out(store.meta["argv"])) : "rackbench #{command} ..."
         raise UsageError, "#{store.path} holds a rackbench #{command} run, which cannot be resumed (each level depends " \
                           "on the ones before): run it again (#{again}) with a new --out; " \
                           "its stored trials stay readable with rackbench report #{store.path}"
+      end
+
+      def without_out(argv)
+        argv.each_with_index.reject { |a, i| a.match?(/\A(-o|--out)(=|\z)/) || %w[-o --out].include?(argv[i - 1]) && i.positive? }
+            .map(&:first)
       end
 
       # Processes a killed rackbench left running in this run (servers still

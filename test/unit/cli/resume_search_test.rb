@@ -20,6 +20,20 @@ class ResumeSearchTest < Minitest::Test
     assert_match(/\AError: .*cap holds a rackbench capacity run, which cannot be resumed .*run it again \(rackbench capacity -s puma\\ x2:5 -e \/pause\/0.05\) with a new --out; its stored trials stay readable with rackbench report .*cap\n\z/, err)
     assert_equal trials_before, File.read(File.join(dir, "trials.jsonl")), "nothing measured into the capacity run"
   end
+
+  # The command shown leaves out the run's own --out: run as shown it was
+  # refused again, as that directory exists (issue 46, item 8: circular).
+  def test_the_command_to_run_again_names_no_out_of_its_own
+    dir = File.join(tmpdir, "tune")
+    Rackbench::RunFixture.capacity_run(dir)
+    meta = JSON.parse(File.read(File.join(dir, "meta.json")))
+    argv = ["rackbench", "tune", "--memory-budget", "1GiB", "-o", dir, "-e", "/pause/0.05", "--out=#{dir}"]
+    File.write(File.join(dir, "meta.json"), JSON.generate(meta.merge("command" => "tune", "argv" => argv,
+                                                                      "config" => { "endpoints" => ["/pause/0.05"] })))
+    status, _out, err = run_cli("run", "--resume", dir)
+    assert_equal 2, status, err
+    assert_includes err, "run it again (rackbench tune --memory-budget 1GiB -e /pause/0.05) with a new --out"
+  end
 end
 
 # A password in --url is stored nowhere: not in meta.json's argv, the lock,
