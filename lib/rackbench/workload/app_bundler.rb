@@ -27,7 +27,8 @@ module Rackbench
 
       # "2.4.2" from the app's Gemfile.lock, or nil (no lock, no section).
       def locked_version(app)
-        lock = app.gemfile && "#{app.gemfile}.lock"
+        gemfile = app.gemfile if app.respond_to?(:gemfile) # a stand-in app (tests) may have none
+        lock = gemfile && "#{gemfile}.lock"
         return nil unless lock && File.file?(lock)
 
         parse(File.read(lock))
