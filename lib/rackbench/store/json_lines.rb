@@ -22,10 +22,10 @@ module Rackbench
     # and fit the kind's schema (Store::Schema: types, nested ones too, and
     # numbers within reach). Any other line (not JSON, or `[]`, `42`,
     # `{"key":1}`, `"latency_ms":{"mean":"x"}`) is an Error naming the file and
-    # the line number. Only a last line with no newline, the one a crash can
-    # leave half-written, is left out, with a notice; so is, with unique:, a
-    # line that repeats an earlier one word for word (a copy, which must not
-    # count as another measurement).
+    # the line number; a blank line is skipped. Only a last line with no
+    # newline, the one a crash can leave half-written, is left out, with a
+    # notice; so is, with unique:, a line that repeats an earlier one word
+    # for word (a copy, which must not count as another measurement).
     #
     # Notices (one line each) go to the block given to #read or #append.
     class JsonLines
@@ -44,12 +44,13 @@ module Rackbench
       # Streams the file a line at a time (a run of 100,000 trials is never
       # held twice, as text and as records).
       def read(&notice)
-        return [] unless File.file?(@file)
+        return [] unless File.file?(@file) || File.symlink?(@file) # a link that leads nowhere (ELOOP too): an Error
 
         records = []
         seen = {} # line hash => [[line number, record]], for unique:
         File.open(@file, "rb") do |f|
           f.each_line.with_index(1) do |line, number|
+            next if line.strip.empty? # a blank line (an editor's last newline) holds no record
             next records.concat(last_line(line, number, notice)) unless line.end_with?("\n")
 
             value = record(line.chomp, number)

@@ -21,6 +21,9 @@ class CliDamagedRunTest < Minitest::Test
     dir
   end
 
+  # A run made with --url is resumed naming its server again (CLI::ResumeTrust).
+  def resume(dir) = ["run", "--resume", dir, "--url", "http://127.0.0.1:9"]
+
   def damage(dir, file, line)
     path = File.join(dir, file)
     rows = File.readlines(path)
@@ -34,7 +37,7 @@ class CliDamagedRunTest < Minitest::Test
       path = damage(dir, "trials.jsonl", bad)
       resumable = fake_run
       resumable_path = damage(resumable, "trials.jsonl", bad)
-      [["report", dir], ["compare", dir, run_dir], ["run", "--resume", resumable]].each do |argv|
+      [["report", dir], ["compare", dir, run_dir], resume(resumable)].each do |argv|
         path = resumable_path if argv.first == "run"
         status, _out, err = run_cli(*argv)
         assert_equal 1, status, "#{argv.first} on #{bad}: #{err}"
@@ -85,12 +88,81 @@ class CliDamagedRunTest < Minitest::Test
       path = edit_first_trial(dir, &edit)
       resumable = fake_run
       resumable_path = edit_first_trial(resumable, &edit)
-      [["report", dir], ["compare", dir, run_dir], ["run", "--resume", resumable]].each do |argv|
+      [["report", dir], ["compare", dir, run_dir], resume(resumable)].each do |argv|
         status, _out, err = run_cli(*argv)
         assert_equal 1, status, "#{argv.first}, #{field}: #{err}"
         assert_equal "Error: #{argv.first == 'run' ? resumable_path : path} line 1 is not a trial record: #{field}; " \
                      "fix or delete that line\n", err
       end
+    end
+  end
+
+  # Issue 46, N27: the diagnostics sections of a trial (queues, balance)
+  # of the wrong type are one line naming file, line and field (exit 70 before).
+  def test_hand_edited_queues_and_balance_are_one_line_naming_the_field
+    { ->(t) { t["queues"] = "x" } => 'queues is "x", not a JSON object',
+      ->(t) { t["queues"] = { "server" => 3 } } => "queues.server is 3, not a JSON object",
+      ->(t) { t["queues"] = { "accept" => { "mean" => "m" } } } => 'queues.accept.mean is "m", not a number',
+      ->(t) { t["queues"] = { "waiting_mean" => "w" } } => 'queues.waiting_mean is "w", not a number',
+      ->(t) { t["balance"] = 42 } => "balance is 42, not a JSON object",
+      ->(t) { t["balance"] = { "spread" => "s" } } => 'balance.spread is "s", not a number',
+      ->(t) { t["balance"] = { "workers" => ["a"] } } => 'balance.workers[0] is "a", not a JSON object',
+      ->(t) { t["balance"] = { "workers" => [{ "cpu_pct" => "x" }] } } => 'balance.workers[0].cpu_pct is "x", not a number' }.each do |edit, field|
+      dir = run_dir
+      path = edit_first_trial(dir, &edit)
+      %w[table html md csv json].each do |format|
+        status, _out, err = run_cli("report", dir, "-f", format)
+        assert_equal ["Error: #{path} line 1 is not a trial record: #{field}; fix or delete that line\n", 1], [err, status], format
+      end
+      status, _out, err = run_cli("compare", run_dir, dir)
+      assert_equal ["Error: #{path} line 1 is not a trial record: #{field}; fix or delete that line\n", 1], [err, status]
+    end
+  end
+
+  # Issue 46, N34: a meta.json config.app that is not a path is one line
+  # naming file and key, in report, compare and resume (resume: exit 70 before).
+  def test_a_config_app_of_the_wrong_type_is_one_line
+    [42, [1], { "a" => 1 }, true].each do |app|
+      dir = run_dir
+      edit_json(File.join(dir, "meta.json")) { |m| m["config"] = { "app" => app } }
+      resumable = fake_run
+      edit_json(File.join(resumable, "meta.json")) { |m| m["config"]["app"] = app }
+      [["report", dir], ["compare", dir, run_dir], ["compare", run_dir, dir], resume(resumable)].each do |argv|
+        status, _out, err = run_cli(*argv)
+        file = argv.first == "run" ? resumable : dir
+        assert_equal ["Error: #{file}/meta.json is damaged: config.app is #{app.inspect}, not a string; restore it, or " \
+                      "run again with another --out\n", 1], [err, status], argv.first
+      end
+    end
+  end
+
+  # Issue 46, P8: a blank line (an editor's trailing newline) is no record
+  # and no damage: report, compare and resume read the run as it is.
+  def test_blank_lines_are_accepted
+    dir = run_dir
+    path = File.join(dir, "trials.jsonl")
+    rows = File.readlines(path)
+    File.write(path, "#{rows.first}\n  \n#{rows.drop(1).join}\n")
+    assert_equal rows.size, Rackbench::Store::RunDir.open(dir).raw_trials.size
+    resumable = fake_run
+    File.write(File.join(resumable, "trials.jsonl"), "\n", mode: "a")
+    [["report", dir], ["compare", dir, run_dir], resume(resumable)].each do |argv|
+      status, _out, err = run_cli(*argv)
+      assert_equal 0, status, "#{argv.first}: #{err}"
+      refute_match(/^(Error|Warning)/, err, argv.first)
+    end
+  end
+
+  # Issue 46, C4: a trials.jsonl that links to itself (ELOOP) is an error
+  # naming the file, never "no trials".
+  def test_a_self_linked_trials_file_is_an_error
+    dir = run_dir
+    path = File.join(dir, "trials.jsonl")
+    File.delete(path)
+    File.symlink(path, path)
+    [["report", dir], ["compare", dir, run_dir]].each do |argv|
+      status, _out, err = run_cli(*argv)
+      assert_equal ["Error: cannot read #{path}: Too many levels of symbolic links\n", 1], [err, status], argv.first
     end
   end
 
@@ -111,7 +183,7 @@ class CliDamagedRunTest < Minitest::Test
       dir = fake_run
       before = File.read(File.join(dir, "trials.jsonl"))
       edit_json(File.join(dir, "meta.json"), &edit)
-      status, _out, err = run_cli("run", "--resume", dir)
+      status, _out, err = run_cli(*resume(dir))
       assert_equal [1, 1], [status, err.lines.size], err
       assert_match message, err
       assert_equal before, File.read(File.join(dir, "trials.jsonl")), "nothing measured"
@@ -140,7 +212,7 @@ class CliDamagedRunTest < Minitest::Test
     dir = fake_run
     File.delete(File.join(dir, "samples.jsonl")) if File.exist?(File.join(dir, "samples.jsonl"))
     File.mkfifo(File.join(dir, "samples.jsonl"))
-    runner = Thread.new { run_cli("run", "--resume", dir) }
+    runner = Thread.new { run_cli(*resume(dir)) }
     assert runner.join(30), "run --resume blocked on a FIFO samples.jsonl (30 s deadline)"
     status, _out, err = runner.value
     assert_equal 1, status
