@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "digest"
 require "fileutils"
 require_relative "../error"
 require_relative "../run_file"
@@ -32,7 +33,12 @@ module Rackbench
         def short = sha[0, 7]
         # main@1a2b3c4; a ref given as a commit id is its short id alone.
         def label = name.match?(/\A\h{7,40}\z/) ? short : "#{name}@#{short}"
-        def dir_name = label.gsub(/[^A-Za-z0-9_.@-]/, "_")
+        # Safe characters only; a name with letters beyond ASCII (café,
+        # cafè) adds a digest of itself, so two such refs never share one.
+        def dir_name
+          safe = label.gsub(/[^A-Za-z0-9_.@-]/, "_")
+          label.match?(/\A[ -~]*\z/) ? safe : "#{safe}-#{Digest::SHA256.hexdigest(name)[0, 8]}"
+        end
         def to_h = { "name" => name, "sha" => sha }
       end
 
@@ -48,16 +54,41 @@ module Rackbench
         r.output.lines.last.to_s.strip
       end
 
-      # names (as the user gave them, or {"name","sha"} from a stored run) to Refs.
-      def resolve(app_root, names)
+      # names (as the user gave them, or {"name","sha"} from a stored run) to
+      # Refs; with config_ru, each commit must hold the app (#held!).
+      def resolve(app_root, names, config_ru: nil)
         repo = top(app_root)
         names.map do |n|
           next Ref.new(name: n["name"], sha: n["sha"]) if n.is_a?(Hash)
 
           r = git(["rev-parse", "--verify", "--quiet", "#{n}^{commit}"], repo)
-          raise UsageError, "--ref #{n.inspect}: no such commit in #{repo} (a branch, tag or sha: git rev-parse --verify #{n})" unless r.ok
+          raise UsageError, no_commit(repo, n) unless r.ok
 
-          Ref.new(name: n, sha: r.output.lines.last.strip)
+          Ref.new(name: n, sha: r.output.lines.last.strip).tap { |ref| held!(repo, ref, [app_root, config_ru].compact) }
+        end
+      end
+
+      # A ref git cannot find; in a shallow clone (actions/checkout fetches
+      # one commit by default) the history is what is missing.
+      def no_commit(repo, name)
+        return "--ref #{name.inspect}: no such commit in #{repo} (a branch, tag or sha: git rev-parse --verify #{name})" \
+          unless git(%w[rev-parse --is-shallow-repository], repo).output.lines.last.to_s.strip == "true"
+
+        "--ref #{name.inspect}: no such commit in #{repo}, a shallow clone (it holds only the latest commits): fetch the " \
+          "history (git fetch --unshallow; in GitHub Actions, actions/checkout with fetch-depth: 0) and run again"
+      end
+
+      # UsageError unless ref's commit holds each of paths (the app's
+      # directory, its config.ru): a ref older than the app in a monorepo
+      # is named before anything boots (git cat-file -e SHA:PATH).
+      def held!(repo, ref, paths)
+        paths.each do |path|
+          full = File.join(File.realpath(File.dirname(path)), File.basename(path))
+          rel = full.delete_prefix("#{File.realpath(repo)}/")
+          next if rel == full || git(["cat-file", "-e", "#{ref.sha}:#{rel}"], repo).ok
+
+          raise UsageError, "--ref #{ref.name} (#{ref.short}): #{rel} does not exist at that commit; each ref must hold " \
+                            "the app: give a later ref, or --app as the app was at that commit"
         end
       end
 
@@ -72,6 +103,29 @@ module Rackbench
           out << "#{top(app_root)} has uncommitted changes; they are not measured: each --ref is a commit (commit them to compare them)"
         end
         out
+      end
+
+      # Sentences to warn of before anything boots: the submodules of the
+      # refs' commits, which each worktree holds empty (git worktree add
+      # does not check them out; rackbench fetches nothing), so an app that
+      # loads from one fails to boot, and the failure alone would not say why.
+      def warnings(app_root, refs)
+        repo = top(app_root)
+        found = refs.map(&:sha).uniq.to_h { |sha| [sha, submodules(repo, sha)] }
+        refs.group_by { |ref| found[ref.sha] }.reject { |paths, _| paths.empty? }.map do |paths, rs|
+          one = paths.size == 1
+          "--ref #{rs.map(&:label).join(' and ')}: the commit has #{one ? 'a submodule' : 'submodules'} " \
+            "(#{paths.first(3).join(', ')}#{paths.size > 3 ? ' ...' : ''}), which each ref's worktree holds empty (git worktree " \
+            "add does not check submodules out): an app that loads code from #{one ? 'it' : 'them'} fails to boot there; " \
+            "to measure such refs, check each out with its submodules (git submodule update --init), run each, and " \
+            "compare the runs (rackbench compare RUN_A RUN_B)"
+        end
+      end
+
+      # The submodule paths .gitmodules names at sha ([] without one).
+      def submodules(repo, sha)
+        r = git(["config", "--blob", "#{sha}:.gitmodules", "--get-regexp", "\\.path$"], repo)
+        r.ok ? r.output.lines.map { |line| line.split(" ", 2).last.to_s.strip }.reject(&:empty?) : []
       end
 
       # Checks each ref out under dir/refs/ (Workload::GitWorktrees: locked

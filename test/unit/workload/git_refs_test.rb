@@ -128,6 +128,93 @@ class GitRefsTest < Minitest::Test
     assert_equal 1, git("worktree", "list").lines.size
   end
 
+  # Issue 46, G23: a ref whose commit predates the app's directory (or its
+  # config.ru) is named before anything boots, not a server that "cannot start".
+  def test_a_ref_that_predates_the_app_is_named_before_anything_boots
+    mono = File.join(tmpdir, "mono")
+    FileUtils.mkdir_p(mono)
+    File.write(File.join(mono, "README"), "before the app\n")
+    git("init", "-q", "-b", "main", ".", dir: mono)
+    git("add", ".", dir: mono)
+    git("commit", "-qm", "readme", dir: mono)
+    FileUtils.mkdir_p(File.join(mono, "apps", "web"))
+    File.write(File.join(mono, "apps", "web", "app.rb"), "# the app's code first\n")
+    git("add", ".", dir: mono)
+    git("commit", "-qm", "the app's directory", dir: mono)
+    File.write(File.join(mono, "apps", "web", "config.ru"), "run ->(_) { [200, {}, ['web']] }\n")
+    git("add", ".", dir: mono)
+    git("commit", "-qm", "its config.ru", dir: mono)
+    app = File.join(mono, "apps", "web")
+    ru = File.join(app, "config.ru")
+    { "main~2" => "apps/web", "main~1" => "apps/web/config.ru" }.each do |ref, missing|
+      e = assert_raises(Rackbench::UsageError) { GitRefs.resolve(app, [ref, "main"], config_ru: ru) }
+      assert_equal "--ref #{ref} (#{git('rev-parse', '--short=7', ref, dir: mono)}): #{missing} does not exist at that " \
+                   "commit; each ref must hold the app: give a later ref, or --app as the app was at that commit", e.message
+    end
+    assert_equal 2, GitRefs.resolve(app, %w[main main~0], config_ru: ru).size
+    status, out, err = run_cli("run", "--app", app, "--ref", "main~2", "--ref", "main", "-s", "puma x1:2", "-e", "/", "-o",
+                               File.join(tmpdir, "run"))
+    assert_equal [2, "", 1], [status, out, err.lines.size], err
+    assert_match(%r{\AError: --ref main~2 \(\h{7}\): apps/web does not exist at that commit;}, err)
+  end
+
+  # Issue 46, G26: ref names that differ only in non-ASCII letters get
+  # directories of their own (one commit: one worktree on purpose, but each
+  # ref's own name), and their worktrees check out under those names.
+  def test_refs_differing_only_in_non_ascii_letters_get_their_own_directories
+    git("branch", "café", "main~1")
+    git("branch", "cafè", "main")
+    same = [GitRefs::Ref.new(name: "café", sha: "a" * 40), GitRefs::Ref.new(name: "cafè", sha: "a" * 40)]
+    refute_equal(*same.map(&:dir_name))
+    assert(same.all? { |r| r.dir_name.match?(/\Acaf_@aaaaaaa-\h+\z/) }, same.map(&:dir_name).inspect)
+    assert_equal "main@aaaaaaa", GitRefs::Ref.new(name: "main", sha: "a" * 40).dir_name, "ASCII names keep theirs"
+    refs = GitRefs.resolve(@app, %w[café cafè])
+    run = File.join(tmpdir, "run")
+    GitRefs.with_worktrees(@app, refs, run) do |trees|
+      assert_equal refs.map { |r| File.join(File.realpath(run), "refs", r.dir_name, "web") }, trees.values
+      assert_equal ["one", "two"], trees.values.map { |root| File.read(File.join(root, "config.ru"))[/'(\w+)'/, 1] }
+    end
+    assert_equal 1, git("worktree", "list").lines.size
+  end
+
+  # Issue 46, G10: in a shallow clone (CI's actions/checkout fetches one
+  # commit) a ref older than the clone is named as such, with the fix.
+  def test_a_ref_beyond_a_shallow_clone_names_the_clone
+    shallow = File.join(tmpdir, "shallow")
+    git("clone", "-q", "--depth", "1", "file://#{@repo}", shallow, dir: tmpdir)
+    e = assert_raises(Rackbench::UsageError) { GitRefs.resolve(File.join(shallow, "web"), %w[main~1 main]) }
+    assert_equal "--ref \"main~1\": no such commit in #{File.realpath(shallow)}, a shallow clone (it holds only the " \
+                 "latest commits): fetch the history (git fetch --unshallow; in GitHub Actions, actions/checkout with " \
+                 "fetch-depth: 0) and run again", e.message
+  end
+
+  # Issue 46, G6: a ref's worktree holds its submodules empty (git worktree
+  # add does not check them out): said before anything boots, and the
+  # worktrees are still removed.
+  def test_submodules_are_named_before_anything_boots
+    lib = File.join(tmpdir, "lib")
+    FileUtils.mkdir_p(lib)
+    File.write(File.join(lib, "greeting.rb"), "GREETING = 'hi'\n")
+    git("init", "-q", "-b", "main", ".", dir: lib)
+    git("add", ".", dir: lib)
+    git("commit", "-qm", "lib", dir: lib)
+    git("-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "vendor/lib")
+    git("commit", "-qm", "a submodule")
+    File.write(File.join(@app, "config.ru"), "run ->(_) { [200, {}, ['three']] }\n")
+    git("commit", "-qam", "three")
+    refs = GitRefs.resolve(@app, %w[main~2 main~1 main])
+    assert_equal ["--ref main~1@#{refs[1].short} and main@#{refs[2].short}: the commit has a submodule (vendor/lib), which " \
+                  "each ref's worktree holds empty (git worktree add does not check submodules out): an app that loads " \
+                  "code from it fails to boot there; to measure such refs, check each out with its submodules " \
+                  "(git submodule update --init), run each, and compare the runs (rackbench compare RUN_A RUN_B)"],
+                 GitRefs.warnings(@app, refs)
+    assert_empty GitRefs.warnings(@app, refs.first(1))
+    GitRefs.with_worktrees(@app, refs, File.join(tmpdir, "run")) do |trees|
+      assert_empty Dir.children(File.join(File.dirname(trees[refs[2].sha]), "vendor", "lib"))
+    end
+    assert_equal 1, git("worktree", "list").lines.size, "worktrees with a submodule removed"
+  end
+
   def test_notes_say_an_a_a_and_uncommitted_changes
     refs = GitRefs.resolve(@app, %w[main main~0])
     File.write(File.join(@app, "config.ru"), "# changed\n", mode: "a")
