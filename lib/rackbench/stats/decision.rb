@@ -152,6 +152,11 @@ module Rackbench
 
       def decided? = %i[higher lower].include?(@outcome)
 
+      # The spread of one round's log ratio (its standard deviation, at
+      # least SD_FLOOR), as a percentage of B/A: what the words say when the
+      # interval is too wide to read, or the rounds ran out.
+      def spread_pct = (Math.exp(@sd) - 1) * 100
+
       # :higher / :lower for a known direction, whether or not beyond the margin.
       def direction
         return @outcome if decided?

@@ -70,8 +70,27 @@ module Rackbench
           lo, hi = [d.low_pct.abs, d.high_pct.abs].sort
           "#{label}#{entry.direction_word}, by #{pct(lo)}-#{pct(hi)}% (95% CI; beyond +-#{pct(d.margin * 100)}% " \
             "undecided#{more(d, unit)})"
-        else "#{label}undecided (#{ci}#{more(d, unit)})"
+        else
+          return "#{label}undecided (#{too_wide(d, unit)}#{more(d, unit)})" if too_wide?(d)
+
+          "#{label}undecided (#{ci}#{more(d, unit)})"
         end
+      end
+
+      # Too wide to read: an undecided interval whose high end is more than
+      # WIDE times its low end, i.e. wider than from half to double (a
+      # factor of 2 either way of its middle, on the log scale the decision
+      # is made on). Its numbers ("-95% to +1242%") then say only that
+      # nothing is known, so the words say that and why (the spread of a
+      # round); the JSON and HTML keep the numbers.
+      WIDE = 4.0
+
+      def too_wide?(decision)
+        decision.outcome == :undecided && decision.ci_high > WIDE * decision.ci_low
+      end
+
+      def too_wide(decision, unit = "rounds")
+        "too wide to read: the per-#{unit.delete_suffix('s')} spread of B/A is #{pct(decision.spread_pct)}%"
       end
 
       def more(decision, unit = "rounds")
@@ -101,12 +120,36 @@ module Rackbench
         value >= 10 ? value.round.to_s : format("%.1f", value).sub(/\.0\z/, "")
       end
 
+      # Why nothing was decided: cells that have a pair to decide lack the
+      # rounds (or --decide's first look); cells not valid (Validity) leave
+      # a setup out of its cell's ranking, and more rounds never change that.
       def no_decisions(decisions)
-        looks = decisions.looks
-        return "No decisions between setups: a cell needs 2 or more rounds of each (run -r 3 or more)." unless looks.sequential?
-
-        "No decisions between setups: --decide takes its first look at round #{looks.first} (run --resume to go on)."
+        pairs = decisions.rankings.values.any? { |ranked| ranked.size > 1 }
+        why = []
+        why << few_rounds(decisions.looks) if pairs || decisions.invalid.empty?
+        why << not_valid(decisions.invalid) if decisions.invalid.any?
+        "No decisions between setups: #{why.join('; ')}."
       end
+
+      def few_rounds(looks)
+        return "a cell needs 2 or more rounds of each (run -r 3 or more)" unless looks.sequential?
+
+        "--decide takes its first look at round #{looks.first} (run --resume to go on)"
+      end
+
+      # "1 cell not valid (too short for its latency: run again with -d 9 or
+      # longer), which no number of rounds decides".
+      def not_valid(cells)
+        checks = cells.map { |c| Validity.cell(c.trials) }
+        needs = checks.filter_map(&:needs_s).max
+        what = []
+        what << "too short for its latency: run again with -d #{needs} or longer" if needs
+        others = checks.flat_map(&:kinds).uniq - ["short"]
+        what << "#{others.map { |k| NOT_VALID.fetch(k, k) }.join(', ')}: see the notes under the tables" if others.any?
+        "#{cells.size} #{cells.size == 1 ? 'cell' : 'cells'} not valid (#{what.join('; ')}), which no number of rounds decides"
+      end
+
+      NOT_VALID = { "little" => "Little's law does not hold", "schedule" => "the trial did not hold its schedule" }.freeze
 
       # The block the terminal prints after the table; setups: how many the
       # run compared (one setup: nothing to decide, nothing said).
