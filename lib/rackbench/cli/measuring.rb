@@ -11,6 +11,8 @@ require_relative "../report/warning_log"
 require_relative "../process_control/registry"
 require_relative "../process_control/orphans"
 require_relative "../calibration"
+require_relative "../stats/cpu_speed"
+require_relative "../stats/decision_text"
 
 module Rackbench
   module CLI
@@ -59,10 +61,10 @@ module Rackbench
         @store = store || create(out, prefix)
         @store.write_meta(meta_for(meta)) unless store
         listener = Measuring.listener(@store, err: @err, quiet: @quiet)
+        @since = since
         calibrate("start", listener)
         result = yield @store, listener
-        stop_orphans(since, listener)
-        calibrate("end", listener)
+        finish(listener)
         result
       rescue Errno::ENOSPC, Errno::EDQUOT => e
         # A full disk anywhere (a log, a record): one clear line, exit 1.
@@ -75,7 +77,34 @@ module Rackbench
         @store&.unlock
       end
 
+      # The command's measuring is over: what outlived its servers stopped,
+      # the end's calibration taken (once, here or at the end of call). run
+      # calls it before its report with its margin, and is told when the
+      # CPU's speed moved during the run (speed_moved), above its answer.
+      def finish(listener, margin: nil)
+        return if @finished
+
+        @finished = true
+        stop_orphans(@since, listener)
+        calibrate("end", listener)
+        speed_moved(listener, margin) if margin
+      end
+
       private
+
+      # The run's calibrations (a resume's too) moved by more than the
+      # margin and beyond the readings' own spread (Stats::CpuSpeed, the
+      # rule compare uses): said, since one setup's figures then mix fast and
+      # slow periods; the decisions between setups pair by round.
+      def speed_moved(listener, margin)
+        drift = Stats::CpuSpeed.drift(@store.calibration, margin: margin) or return
+        moved = drift.readings.map { |phase, v| "#{phase} #{v.round}" }.join(" -> ")
+        listener.warning("the CPU's speed moved #{Stats::DecisionText.pct((drift.ratio - 1) * 100)}% during the run " \
+                         "(#{Calibration::NAME} iterations per CPU-second: #{moved}; more than the +-" \
+                         "#{Stats::DecisionText.pct(margin * 100)}% margin and the readings' own spread): decisions between " \
+                         "setups are paired by round, but the machine was not steady, so each setup's own figures mix fast " \
+                         "and slow periods; quiet the machine (rackbench doctor) and run again to compare them with another run")
+      end
 
       # What outlived the servers that started it, found by ancestry
       # (ProcessControl::Orphans: re-parented to rackbench), is stopped and said.

@@ -14,22 +14,17 @@ require_relative "../workload/app"
 require_relative "../workload/git_refs"
 require_relative "../report/formats"
 require_relative "../stats/looks"
-require_relative "ref_gate"
 require_relative "../server/front"
 require_relative "../store/run_dir"
 require_relative "../store/not_writable"
-require_relative "../report/failures"
-require_relative "../report/html"
-require_relative "../suites/findings"
 require_relative "../process_control/journal"
-require_relative "../test_seam"
 require_relative "servers"
 require_relative "options"
 require_relative "measuring"
 require_relative "jruby_check"
 require_relative "server_check"
 require_relative "resume_trust"
-require_relative "step_summary"
+require_relative "run_report"
 require_relative "../load/remote/engine"
 
 module Rackbench
@@ -83,43 +78,11 @@ module Rackbench
           listener.run_started(run_dir.meta)
           listener.warning(@left_out) if @left_out
           @ref_notes&.each { |n| listener.note(n) }
+          @ref_warnings&.each { |w| listener.warning(w) }
           Runner.new(plan: plan, store: run_dir, engine: engine, listener: listener).call
-          report(run_dir, plan)
+          frame.finish(listener, margin: plan.config[:margin]) # the end's calibration before the report
+          RunReport.new(out: @out, err: @err, env: @env).call(run_dir, plan)
         end
-      end
-
-      def report(store, plan)
-        @out.write(Report::Formats.fetch("table").render.call(store, {})) # the table as `rackbench report` renders it
-        Suites::Findings.report(store, io: @out)
-        @err.puts "Run directory: #{store.path}"
-        TestSeam.hold(:report, err: @err, env: @env)
-        @err.puts "Report: #{Report::Html.write(store)}"
-        gate = ref_gate(store, plan)
-        step_summary(store, gate)
-        @err.puts gate.sentence if gate
-        # A run that failed fails the gate too (closed); else the gate's own.
-        return 1 if failed?(store)
-
-        gate ? gate.status : 0
-      end
-
-      # run --ref ... --fail-if-slower P (CLI::RefGate).
-      def ref_gate(store, plan)
-        percent = plan.config[:fail_if_slower] or return nil
-        share = percent.positive? ? percent / 100.0 : plan.config[:margin]
-        found = Stats::RefGate.new(store.trials, plan.ref_groups, margin: share, looks: Stats::Looks.for_config(plan.config))
-        RefGate.new(found, percent: percent, share: share)
-      end
-
-      # In a GitHub Actions job ($GITHUB_STEP_SUMMARY set): the gate's
-      # sentence and the Markdown report (the answer first) appended to the
-      # job's summary page (CLI::StepSummary: never waits on a FIFO).
-      def step_summary(store, gate)
-        path = @env["GITHUB_STEP_SUMMARY"]
-        return if path.nil? || path.empty?
-
-        text = "#{gate ? "**#{gate.sentence}**\n\n" : ''}#{Report::Formats.fetch('md').render.call(store, {})}\n"
-        StepSummary.append(path, text, err: @err)
       end
 
       # run --ref: each ref resolved to its commit before anything boots
@@ -130,6 +93,7 @@ module Rackbench
         root = Workload::App.resolve(config[:app]).root
         refs = Workload::GitRefs.resolve(root, config[:refs])
         @ref_notes = Workload::GitRefs.notes(root, refs)
+        @ref_warnings = Workload::GitRefs.warnings(app.root, refs)
         config.merge(refs: refs.map(&:to_h)).freeze
       end
 
@@ -232,12 +196,6 @@ module Rackbench
         what = ProcessControl::Journal.describe(left)
         ProcessControl::Journal.stop(left)
         @err.puts "Stopped #{left.size} process(es) a killed rackbench left running in this run: #{what}"
-      end
-
-      # A setup, or an endpoint of one, failed in its latest attempt (a
-      # resumed run may have retried it).
-      def failed?(store)
-        Report::Failures.new(store.setups, store.trials).any?
       end
 
       OPTIONS = %i[suite quick setups refs fail_if_slower scenario endpoints concurrency rate connections expected_latency duration warmup

@@ -64,6 +64,16 @@ module Rackbench
         footnotes(found).each { |l| io.puts "  #{l}" }
       end
 
+      # The answer block at the head of a rendered table (Table#render
+      # prints it first), after a blank line: what run prints again as its
+      # last lines. "" when the table has none (one setup).
+      def block(table_text)
+        return "" unless table_text.start_with?("#{HEAD}\n")
+
+        lines = table_text.lines
+        "\n#{lines.first}#{lines.drop(1).take_while { |l| l.start_with?('  ') }.join}"
+      end
+
       def entry(cells, decisions, endpoint)
         setups = cells.setups(endpoint)
         reached = cells.levels(endpoint).reverse.select { |l| setups.all? { |s| cells[endpoint, s, l] } }

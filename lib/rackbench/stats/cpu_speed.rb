@@ -30,6 +30,11 @@ module Rackbench
       Drift = Struct.new(:run, :readings, :ratio, keyword_init: true)
       Between = Struct.new(:a, :b, :ratio, keyword_init: true)
 
+      # One run's drift (Drift, run "A") or nil: what run says at its end.
+      def self.drift(readings, margin:)
+        new(readings, [], margin: margin).drifts.first
+      end
+
       # readings_a, readings_b: the runs' calibration.jsonl lines.
       def initialize(readings_a, readings_b, margin:)
         @a = speeds(readings_a)

@@ -1,0 +1,70 @@
+# frozen_string_literal: true
+
+require_relative "../report/formats"
+require_relative "../report/answer_text"
+require_relative "../report/failures"
+require_relative "../report/html"
+require_relative "../suites/findings"
+require_relative "../stats/looks"
+require_relative "../stats/ref_gate"
+require_relative "../test_seam"
+require_relative "ref_gate"
+require_relative "step_summary"
+
+module Rackbench
+  module CLI
+    # What run says once its rounds are measured, in the order a user reads
+    # it on a terminal: the table as `rackbench report` renders it (the
+    # answer first) and a suite's findings on stdout; the run directory,
+    # report.html and --ref's gate on stderr; then the Answer again, last
+    # (stdout): a run's last lines were the path of report.html, with the
+    # answer a screen or more above. In a GitHub Actions job the gate and
+    # the Markdown report go to the job's summary page. Returns the status.
+    class RunReport
+      def initialize(out:, err:, env:)
+        @out = out
+        @err = err
+        @env = env
+      end
+
+      def call(store, plan)
+        table = Report::Formats.fetch("table").render.call(store, {})
+        @out.write(table)
+        Suites::Findings.report(store, io: @out)
+        @err.puts "Run directory: #{store.path}"
+        TestSeam.hold(:report, err: @err, env: @env)
+        @err.puts "Report: #{Report::Html.write(store)}"
+        gate = ref_gate(store, plan)
+        step_summary(store, gate)
+        @err.puts gate.sentence if gate
+        @out.write(Report::AnswerText.block(table))
+        # A run that failed fails the gate too (closed); else the gate's own.
+        return 1 if Report::Failures.new(store.setups, store.trials).any?
+
+        gate ? gate.status : 0
+      end
+
+      private
+
+      # run --ref ... --fail-if-slower P (CLI::RefGate), which says what
+      # stopped --decide's rounds when it is undecided.
+      def ref_gate(store, plan)
+        percent = plan.config[:fail_if_slower] or return nil
+        share = percent.positive? ? percent / 100.0 : plan.config[:margin]
+        found = Stats::RefGate.new(store.trials, plan.ref_groups, margin: share, looks: Stats::Looks.for_config(plan.config))
+        RefGate.new(found, percent: percent, share: share, decide_stop: RefGate.decide_stop(store.trials, plan.config))
+      end
+
+      # In a GitHub Actions job ($GITHUB_STEP_SUMMARY set): the gate's
+      # sentence and the Markdown report (the answer first) appended to the
+      # job's summary page (CLI::StepSummary: never waits on a FIFO).
+      def step_summary(store, gate)
+        path = @env["GITHUB_STEP_SUMMARY"]
+        return if path.nil? || path.empty?
+
+        text = "#{gate ? "**#{gate.sentence}**\n\n" : ''}#{Report::Formats.fetch('md').render.call(store, {})}\n"
+        StepSummary.append(path, text, err: @err)
+      end
+    end
+  end
+end
