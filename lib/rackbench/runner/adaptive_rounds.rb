@@ -16,8 +16,8 @@ module Rackbench
     # first decided look keeps the stated rate), or until --max-rounds rounds are done
     # or another round would not fit in --time-budget (judged on the last
     # round's duration, monotonic clock, counted from the run's start). What
-    # is still undecided then is said, one line per pair, with the rounds it
-    # would likely take.
+    # is still undecided then is said in one line: how many pairs, the
+    # widest, and where each is listed with the rounds it would likely take.
     class AdaptiveRounds
       def initialize(plan:, store:, listener:, started:)
         @plan = plan
@@ -81,13 +81,33 @@ module Rackbench
         "another round (#{last&.round || '?'} s) would not fit in --time-budget #{budget.round} s"
       end
 
+      # One line a first screen holds (at most LINE characters): how many
+      # pairs, the widest one or two (the widest interval of req/s, B/A's
+      # high end over its low end) as far as they fit, and where every pair
+      # is said with its interval: the Decisions under the tables, which
+      # rackbench report DIR prints again. A run with 33 pairs open had a
+      # warning of 4,792 characters listing each.
+      LINE = 300
+
       def undecided(open, rep, why)
-        lines = open.map do |endpoint, level, a, b, entry|
-          cell = "#{endpoint} #{Stats::DecisionText.level_label(level, entry&.loop)}  #{b} against #{a}"
-          entry ? "#{cell}: #{Stats::DecisionText.phrase(entry)}" : "#{cell}: no look yet (fewer than #{Stats::Looks::FIRST} rounds of both)"
+        count = "#{open.size} #{open.size == 1 ? 'pair' : 'pairs'}"
+        head = "--decide stopped after #{rep} rounds (#{why}) with #{count} still undecided"
+        tail = "; #{open.size == 1 ? 'it is' : 'all are'} in the Decisions of rackbench report #{@store.path}"
+        shown = widest(open).take(2).each_with_object([]) do |text, kept|
+          break kept if head.size + tail.size + kept.sum { |k| k.size + 2 } + text.size + 14 > LINE
+
+          kept << text
         end
-        @listener.warning("--decide stopped after #{rep} rounds (#{why}) with #{open.size} pair(s) still undecided: " \
-                          "#{lines.join('; ')}")
+        label = open.size == 1 ? ": " : "; the widest: "
+        @listener.warning(shown.empty? ? "#{head}#{tail}" : "#{head}#{label}#{shown.join('; ')}#{tail}")
+      end
+
+      # The open pairs' words, widest interval first (no look yet last).
+      def widest(open)
+        open.sort_by { |*, entry| entry ? -entry.decision.ci_high / entry.decision.ci_low : 0 }.map do |endpoint, level, a, b, entry|
+          cell = "#{endpoint} #{Stats::DecisionText.level_label(level, entry&.loop)} #{b} against #{a}"
+          entry ? "#{cell} (#{Stats::DecisionText.phrase(entry, label: nil)})" : "#{cell} (no look yet: fewer than #{Stats::Looks::FIRST} rounds of both)"
+        end
       end
     end
   end
