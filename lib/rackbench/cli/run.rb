@@ -90,9 +90,9 @@ module Rackbench
       def refs(config)
         return config if config[:refs].empty?
 
-        root = Workload::App.resolve(config[:app]).root
-        refs = Workload::GitRefs.resolve(root, config[:refs])
-        @ref_notes = Workload::GitRefs.notes(root, refs)
+        app = Workload::App.resolve(config[:app])
+        refs = Workload::GitRefs.resolve(app.root, config[:refs], config_ru: app.config_ru)
+        @ref_notes = Workload::GitRefs.notes(app.root, refs)
         @ref_warnings = Workload::GitRefs.warnings(app.root, refs)
         config.merge(refs: refs.map(&:to_h)).freeze
       end
