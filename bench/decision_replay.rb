@@ -37,67 +37,26 @@
 
 require "json"
 $stdout.sync = true
-require "rackbench/clock"
-require "rackbench/stats/decisions"
-require "rackbench/stats/looks"
-require "rackbench/runner/adaptive_rounds"
+require_relative "support/decide_feed"
 
 RUNS = Integer(ARGV[0] || 1000)
-MARGIN = 0.05
+MARGIN = DecideFeed::MARGIN
 MAX_ROUNDS = 20
 DATA = File.expand_path("data/decision_rounds.json", __dir__)
 
-# Trial records as a run stores them (Little's law holds, 10 s trials: valid).
-def trial(setup, round, rps)
-  { "endpoint" => "/e", "setup" => setup, "concurrency" => 8, "rate" => nil, "repetition" => round, "loop" => "closed",
-    "rps" => rps, "duration_s" => 10.0, "latency_ms" => { "mean" => 8000.0 / rps, "p99" => 20_000.0 / rps } }
-end
-
-def round_trials(round, (a, b))
-  [trial("A", round, a), trial("B", round, b)]
-end
+def round_trials(round, pair) = DecideFeed.round_trials(round, pair)
+def decision(trials, looks) = DecideFeed.decision(trials, looks)
 
 # The req/s decision of B against A (flipped when the ranking put B first).
 def outcome(trials, looks) = decision(trials, looks).first
 
-# [outcome, low, high] of B/A: the outcome and the interval it was read from.
-def decision(trials, looks)
-  e = Rackbench::Stats::Decisions.for_run(trials, margin: MARGIN, looks: looks).entries.find { |x| x.metric == "rps" }
-  return [:none, 0.0, Float::INFINITY] unless e
-
-  d = e.decision
-  return [d.outcome, d.ci_low, d.ci_high] if e.a == "A"
-
-  flipped = { higher: :lower, lower: :higher, direction_higher: :direction_lower, direction_lower: :direction_higher }
-  [flipped.fetch(d.outcome, d.outcome), 1 / d.ci_high, 1 / d.ci_low]
-end
-
-# The product's own --decide loop over pre-drawn rounds.
+# The product's own --decide loop over pre-drawn rounds (DecideFeed::Feed).
 class Feed
-  Plan = Struct.new(:config)
-  Quiet = Struct.new(:lines) do
-    def note(*) = nil
-    def warning(*) = nil
-  end
-
-  attr_reader :trials
-
   def initialize(rounds)
-    @rounds = rounds
-    @trials = []
+    @feed = DecideFeed::Feed.new(rounds, MAX_ROUNDS)
   end
 
-  def call(repeat, spending)
-    repeat.times { |i| @trials.concat(round_trials(i + 1, @rounds[i])) }
-    config = { repeat: repeat, max_rounds: [MAX_ROUNDS, @rounds.size].min, decide_time: 1e9, margin: MARGIN, decide: true,
-               spending: spending }
-    store = self
-    Rackbench::Runner::AdaptiveRounds.new(plan: Plan.new(config), store: store, listener: Quiet.new, started: Rackbench::Clock.now)
-                                     .call { |rep| @trials.concat(round_trials(rep, @rounds[rep - 1])) }
-    looks = Rackbench::Stats::Looks.sequential(first: repeat, max: config[:max_rounds], spending: spending)
-    o, low, high = decision(@trials, looks)
-    [o, @trials.size / 2, low, high]
-  end
+  def call(repeat, spending) = @feed.call(repeat, spending: spending)
 end
 
 def draw(rng, ratio, spread, n)

@@ -2,6 +2,7 @@
 
 require_relative "student_t"
 require_relative "error_budget"
+require_relative "dependence"
 
 module Rackbench
   module Stats
@@ -52,7 +53,7 @@ module Rackbench
       DIRECTION = { direction_higher: :higher, direction_lower: :lower }.freeze
 
       attr_reader :ratio, :ci_low, :ci_high, :ci_low_unadjusted, :ci_high_unadjusted, :margin, :rounds, :method,
-                  :outcome, :rounds_needed, :budget, :look, :alpha
+                  :outcome, :rounds_needed, :budget, :look, :alpha, :dependence
 
       # a, b: the metric's values; paired: a[i] and b[i] come from round i.
       # budget: the decision's share of the rate (ErrorBudget); look: the
@@ -63,26 +64,13 @@ module Rackbench
         b = b.map(&:to_f)
         return nil if (a + b).any? { |v| !v.finite? || v <= 0 }
 
-        stats = paired ? paired_stats(a, b) : unpaired_stats(a, b)
+        stats = paired ? paired_stats(a, b, dependence: budget.looks.dependence?) : unpaired_stats(a, b)
         return nil unless stats
 
         look ||= stats[:n]
         return nil unless budget.alpha(look).positive?
 
         new(**stats, margin: margin, budget: budget, look: look)
-      end
-
-      # The smallest --max-rounds at which run --decide's stopping rule can
-      # decide anything at all: a pair that measures alike, its spread at
-      # SD_FLOOR, called equivalent within the margin at some look (a family
-      # of one). Below it the design cannot reach its level: refused.
-      def self.smallest_max_rounds(repeat:, margin:)
-        gap = [Math.log(1 + margin), -Math.log(1 - margin)].min
-        (Looks::FIRST..MAX_ROUNDS).find do |max|
-          looks = [repeat, 1].max >= max ? Looks.fixed : Looks.sequential(first: repeat, max: max)
-          budget = ErrorBudget.new(looks: looks)
-          looks.looks_until(max).any? { |n| t(1 - budget.alpha(n), n - 1) * SD_FLOOR / Math.sqrt(n) < gap }
-        end
       end
 
       # Two {round => value} maps as aligned value lists, over the rounds both
@@ -92,12 +80,14 @@ module Rackbench
         [rounds.map { |r| by_round_a[r] }, rounds.map { |r| by_round_b[r] }]
       end
 
-      def self.paired_stats(a, b)
+      def self.paired_stats(a, b, dependence: true)
         return nil if a.size != b.size || a.size < 2
 
         d = a.zip(b).map { |x, y| Math.log(y / x) }
         sd = [Math.sqrt(variance(d)), SD_FLOOR].max
-        { mean: mean(d), se: sd / Math.sqrt(d.size), df: d.size - 1, n: d.size, method: PAIRED, sd_per_round: sd }
+        dependence = dependence ? Dependence.of(d) : nil
+        se = sd / Math.sqrt(d.size) * (dependence ? dependence.inflation : 1.0)
+        { mean: mean(d), se: se, df: d.size - 1, n: d.size, method: PAIRED, sd_per_round: sd, dependence: dependence }
       end
 
       def self.unpaired_stats(a, b)
@@ -129,7 +119,8 @@ module Rackbench
         xs.sum { |x| (x - m)**2 } / (xs.size - 1)
       end
 
-      def initialize(mean:, se:, df:, n:, margin:, method:, sd_per_round:, budget:, look:)
+      def initialize(mean:, se:, df:, n:, margin:, method:, sd_per_round:, budget:, look:, dependence: nil)
+        @dependence = dependence
         @mean = mean
         @se = se
         @df = df
@@ -176,10 +167,14 @@ module Rackbench
           "ci_low_unadjusted" => @ci_low_unadjusted.round(4), "ci_high_unadjusted" => @ci_high_unadjusted.round(4),
           "confidence" => confidence.round(6), "family_size" => @budget.family, "look" => @look,
           "margin" => @margin, "rounds" => @rounds, "method" => @method, "outcome" => @outcome.to_s,
-          "rounds_needed" => @rounds_needed }.compact
+          "rounds_needed" => @rounds_needed }.merge(@dependence ? @dependence.to_h : {}).compact
       end
 
       private
+
+      # The spread a round, widened as the interval is when rounds depend on
+      # each other (Stats::Dependence).
+      def effective_sd = @sd * (@dependence ? @dependence.inflation : 1.0)
 
       def interval(alpha)
         half = self.class.t(1 - alpha, @df) * @se
@@ -215,7 +210,7 @@ module Rackbench
 
         # One look: the condition holds from some n on (t's quantile and
         # 1/sqrt(n) both fall with n), so bisect for the first n.
-        fits = ->(n) { self.class.t(1 - @alpha, n - 1) * @sd / Math.sqrt(n) < gap }
+        fits = ->(n) { self.class.t(1 - @alpha, n - 1) * effective_sd / Math.sqrt(n) < gap }
         low = @rounds
         return MAX_ROUNDS unless fits.call(MAX_ROUNDS)
 
@@ -235,7 +230,7 @@ module Rackbench
           return nil if look > @budget.looks.max
 
           alpha = @budget.alpha(look)
-          return n if alpha.positive? && self.class.t(1 - alpha, n - 1) * @sd / Math.sqrt(n) < gap
+          return n if alpha.positive? && self.class.t(1 - alpha, n - 1) * effective_sd / Math.sqrt(n) < gap
         end
         MAX_ROUNDS
       end

@@ -55,6 +55,12 @@ module Rackbench
       # label: the metric's name first (nil: none, where a column names it);
       # unit: what more of would decide it (compare: "repetitions").
       def phrase(entry, label: LABELS.fetch(entry.metric, entry.metric), unit: "rounds")
+        text = outcome_phrase(entry, label, unit)
+        note = entry.decision.dependence&.warning
+        note ? "#{text} [#{note}]" : text
+      end
+
+      def outcome_phrase(entry, label, unit)
         d = entry.decision
         label = label ? "#{label} " : ""
         ci = "95% CI #{signed(d.low_pct)} to #{signed(d.high_pct)}"

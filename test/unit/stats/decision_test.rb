@@ -118,9 +118,4 @@ class DecisionTest < Minitest::Test
     assert_nil wide.rounds_needed
     assert wide.out_of_looks?
   end
-
-  def test_the_smallest_max_rounds_the_stopping_rule_can_use
-    assert_equal 3, Decision.smallest_max_rounds(repeat: 1, margin: 0.05)
-    assert_operator Decision.smallest_max_rounds(repeat: 1, margin: 0.01), :>, 3, "a 1% margin needs more looks"
-  end
 end
