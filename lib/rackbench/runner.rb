@@ -37,6 +37,7 @@ module Rackbench
       @stored = store.raw_trials.map { |t| t["key"] }.to_set
       @progress = Progress.new(@stored.size, plan.trials.size)
       @endpoint_failures = EndpointFailures.new # shared by the run's sessions
+      @slow_stops = SlowStops.new # so is this
     end
 
     # Counts trials for progress lines ("[3/48]"). A search that measures
@@ -133,7 +134,7 @@ module Rackbench
     def context(env, setup = nil)
       Session::Context.new(plan: @plan, config: @config, store: @store, engine: @engine, listener: @listener,
                            env: env, progress: @progress, app: app_for(setup),
-                           endpoint_failures: @endpoint_failures, tls: tls)
+                           endpoint_failures: @endpoint_failures, tls: tls, slow_stops: @slow_stops)
     end
 
     def app_for(setup)

@@ -145,6 +145,17 @@ class FaultServerTest < Minitest::Test
     assert_match(/Gracefully stopping/, text[-4096..], "the tail (the server's last lines, its stop) is kept")
   end
 
+  # Each stop waits out --stop-timeout before the KILL: said once for the
+  # setup, though both rounds' stops cost it.
+  def test_an_app_that_traps_term_is_killed_at_each_stop_and_said_once
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", app("trap('TERM') {}\nrun ->(_) { [200, {}, ['ok']] }\n"), "-s", "puma x1:1", "-e", "/",
+                    "-c", "1", "-d", "1", "--warmup", "0", "--repeat", "2", "--stop-timeout", "1", "-o", out)
+    assert_fault_outcome(exit_code: 0, run_dir: out, min_trials: 2,
+                         message: /\Awarning: puma x1:1: did not stop within 1 s of SIGTERM \(--stop-timeout\): rackbench KILLed it; /)
+    assert_equal 1, File.read(File.join(out, "warnings.jsonl")).scan("did not stop within").size, "kept in warnings.jsonl, once"
+  end
+
   def test_the_port_taken_by_another_process
     squatter = TCPServer.new("127.0.0.1", 0)
     out = File.join(tmpdir, "run")

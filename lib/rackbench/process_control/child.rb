@@ -46,6 +46,7 @@ module Rackbench
       end
 
       def initialize(pid, argv, log_path)
+        @forced = false
         @pid = pid
         @argv = argv
         @log_path = log_path
@@ -92,14 +93,16 @@ module Rackbench
       # belong to this child though outside its tree, e.g. a daemonized watchdog.
       # An interrupt arriving meanwhile waits until the stop is done (a second
       # one KILLs the group, which ends the wait early: CLI::Interrupts).
+      # forced? tells afterwards whether the timeout ran out.
       def stop(sig = "TERM", timeout: 10, also: [], leader_only: false)
         Thread.handle_interrupt(Interrupted => :never) do
           escaped = (System::ProcessTree.descendants(@pid) + also).reject { |e| e.pgid == @pid || e.pid == @pid }
           Registry.remember(escaped)
           if alive?
-            Journal.escalate(sig, timeout: timeout, every: 0.02, gone: -> { !alive? }) do |s|
+            went = Journal.escalate(sig, timeout: timeout, every: 0.02, gone: -> { !alive? }) do |s|
               leader_only && s != "KILL" ? signal_leader(s) : signal(s)
             end
+            @forced = true unless went
             wait(5)
           end
           drain_group(timeout)
@@ -107,6 +110,12 @@ module Rackbench
           Registry.delete(self)
           @status
         end
+      end
+
+      # True once a stop had to KILL: the process (or its group, its leader
+      # gone) was still there when the graceful signal's timeout ran out.
+      def forced?
+        @forced
       end
 
       def exit_summary
@@ -121,7 +130,10 @@ module Rackbench
 
       # Workers of a group whose leader is gone (e.g. orphaned by a crash).
       def drain_group(timeout)
-        signal("KILL") unless Clock.wait_until(Clock.now + timeout, every: 0.02) { !group_alive? }
+        return if Clock.wait_until(Clock.now + timeout, every: 0.02) { !group_alive? }
+
+        @forced = true
+        signal("KILL")
       end
 
       def group_alive?

@@ -34,6 +34,9 @@ module Rackbench
       # helpers: those the adapter knows as the server's own (helper?).
       attr_reader :leftovers, :helpers
 
+      # The graceful signal's seconds before KILL (--stop-timeout).
+      attr_reader :stop_timeout
+
       # host: the address the server listens on (--bind); tls: the run's
       # certificate (Tls::Certificate) when it serves HTTPS (--tls);
       # fixed_layout: address randomisation off (--aslr off, Layout).
@@ -119,6 +122,12 @@ module Rackbench
           @life.stop(@adapter.graceful_signal, timeout: @stop_timeout, also: processes, leader_only: @adapter.graceful_to_master?)
           stop_leftovers
         end
+      end
+
+      # True when the stop had to KILL the server: still running when its
+      # graceful signal's stop_timeout ran out (Child#forced?).
+      def forced_stop?
+        child&.forced? || false
       end
 
       # Anything still carrying this boot's mark once the server is stopped

@@ -14,6 +14,7 @@ require_relative "session/settle"
 require_relative "session/liveness"
 require_relative "session/left_out"
 require_relative "session/leftovers"
+require_relative "slow_stops"
 
 module Rackbench
   class Runner
@@ -101,9 +102,11 @@ module Rackbench
         warn_leftovers
       end
 
-      # Warns of what outlived the server's stop (Leftovers).
+      # Warns of what outlived the server's stop (Leftovers), and of a
+      # server KILLed at its stop timeout (SlowStops: once per setup).
       def warn_leftovers
         Leftovers.warnings(@setup, @instance).each { |text| @ctx.listener.warning(text) }
+        (@ctx.slow_stops ||= SlowStops.new).warning_once(@setup, @instance)&.then { |text| @ctx.listener.warning(text) }
       end
 
       # One trial on the running server: stored, reported, returned. A search

@@ -39,6 +39,7 @@ class LifecycleTest < Minitest::Test
     @life.stop("TERM", timeout: 5)
     refute @life.alive?
     assert_equal "killed by SIGTERM", child.exit_summary
+    refute child.forced?, "stopped by its own signal, in time"
   end
 
   def test_exited_when_the_process_is_gone
@@ -72,6 +73,7 @@ class LifecycleTest < Minitest::Test
     @life.stop("TERM", timeout: 0.3)
     refute @life.alive?
     assert_equal "killed by SIGKILL", child.exit_summary
+    assert child.forced?, "the stop says it had to KILL (Runner::SlowStops warns of it)"
   end
 
   def test_stop_before_spawn_does_nothing

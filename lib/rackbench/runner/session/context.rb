@@ -7,9 +7,9 @@ module Rackbench
       # store, the load engine, the listener, the environment, the progress,
       # the app; endpoint_failures: the run's EndpointFailures, shared by its
       # sessions; tls: the run's certificate (Tls::Certificate) when it
-      # serves HTTPS (--tls).
+      # serves HTTPS (--tls); slow_stops: the run's SlowStops, shared too.
       Context = Struct.new(:plan, :config, :store, :engine, :listener, :env, :progress, :app, :endpoint_failures, :tls,
-                           keyword_init: true) do
+                           :slow_stops, keyword_init: true) do
         # The same context with another engine and some settings changed
         # (a search's level: its own engine, duration or provisioning).
         def with(engine, **config)
