@@ -74,8 +74,20 @@ module Rackbench
     # 128 + signal number, also when the terminal is gone (SIGHUP: writing
     # to it fails with EIO).
     def interrupted(error, command, err)
-      say(err, "Interrupted by SIG#{Signal.signame(error.signo)}#{RUNS.include?(command) ? ': servers stopped' : ''}#{kept(error, command)}")
+      say(err, "Interrupted by SIG#{Signal.signame(error.signo)}#{RUNS.include?(command) ? ': servers stopped' : ''}" \
+               "#{kept(error, command)}#{cut_short(error, command)}")
       128 + error.signo
+    end
+
+    # The trial the signal cut short is not among the kept ones: a resume
+    # measures it again (said where the resume command is given).
+    def cut_short(error, command)
+      trial = error.trial
+      return "" unless trial && error.run_dir && command == "run"
+
+      take = trial.take.to_i > 1 ? ", take #{trial.take}" : ""
+      "; the trial under way (#{trial.setup.label} #{trial.endpoint} #{trial.level_label}, round #{trial.repetition}#{take}) " \
+        "was not stored: the resume measures it again"
     end
 
     # Where the completed trials are, and how to go on: a run resumes; a

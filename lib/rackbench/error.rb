@@ -38,6 +38,10 @@ module Rackbench
     # The run directory that keeps the trials completed before the signal.
     attr_accessor :run_dir
 
+    # The trial (Plan::Trial) the signal cut short: not stored, so a
+    # resume measures it again (Runner::Measurement sets it).
+    attr_accessor :trial
+
     def initialize(signo)
       super(signo, "interrupted by SIG#{Signal.signame(signo)}")
     end

@@ -14,10 +14,16 @@ class FaultRunTest < Minitest::Test
     out
   end
 
+  # Sent while the second trial's load runs: that trial is named as cut short.
   def test_sigint_stops_cleanly_and_keeps_completed_trials
-    out = interrupt_after_first_trial("INT")
-    assert_fault_outcome(exit_code: 130, message: /Interrupted by SIGINT: servers stopped; completed trials are kept in .*--resume/,
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", *PAUSE_RUN, "-o", out)
+    @rb.wait_until { read_trials(out).size >= 1 && @rb.load_running? }
+    @rb.signal("INT")
+    assert_fault_outcome(exit_code: 130, message: /Interrupted by SIGINT: servers stopped; completed trials are kept in .*--resume .*; the trial under way \((puma x1:4|unicorn x2) \/pause\/0\.05 c=[24], round 1\) was not stored: the resume measures it again$/,
                          run_dir: out, min_trials: 1)
+    cut = @rb.stderr[/the trial under way \((.+) (\S+) c=(\d), round 1\)/] && [$1, $2, $3.to_i]
+    refute_includes read_trials(out).map { |t| [t["setup"], t["endpoint"], t["concurrency"]] }, cut
   end
 
   def test_sigterm_stops_cleanly_and_keeps_completed_trials

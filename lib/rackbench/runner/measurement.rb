@@ -73,7 +73,18 @@ module Rackbench
         record["app_error"] = line if line
       end
 
+      # A signal before the trial is stored leaves it on the Interrupted
+      # (CLI.interrupted says it was cut short and is measured again).
       def call
+        measure_and_store
+      rescue Interrupted => e
+        e.trial ||= @trial unless @stored
+        raise
+      end
+
+      private
+
+      def measure_and_store
         index = @ctx.progress.next!
         @ctx.listener.trial_started(@trial, index, @ctx.progress.total)
         log = File.join(@ctx.store.logs_dir, "#{self.class.slug(@trial.key)}.#{@ctx.engine.name}.log")
@@ -108,14 +119,13 @@ module Rackbench
         record["warmup"] = @warmup_summary if @warmup_summary
         record["warnings"] = warnings(record) + warmup_warnings
         @ctx.store.append_trial(record)
+        @stored = true
         @ctx.store.append_samples(@trial.key, sampler.series) if sampler
         @ctx.store.append_queues(@trial.key, diagnostics.series) if diagnostics
         record["warnings"].each { |w| @ctx.listener.warning(w) }
         @ctx.listener.trial_finished(record, index, @ctx.progress.total)
         record
       end
-
-      private
 
       # The sampler's fields join the record but never replace one of the
       # engine's (duration_s, requests, errors): a clash is a bug here.
