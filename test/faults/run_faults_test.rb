@@ -249,7 +249,8 @@ class FaultInputTest < Minitest::Test
     edits.each do |(command, edit), message|
       dir = fake.call
       edit.call(dir)
-      start_rackbench(*command.split, dir)
+      again = command.include?("--resume") ? ["--url", "http://127.0.0.1:9"] : [] # the run's server, named again (CLI::ResumeTrust)
+      start_rackbench(*command.split, dir, *again)
       assert_fault_outcome(exit_code: 1, message: /\AError: .*#{message.source}/)
     end
   end
