@@ -35,7 +35,7 @@ module Rackbench
         "rate" => Numeric, "error_rate" => Numeric, "bytes" => Numeric, "latency_ms" => NUMBERS, "errors" => NUMBERS,
         "memory" => NUMBERS, "cpu" => NUMBERS, "machine" => MACHINE,
         "sampler" => NUMBERS, "processes" => { "stopped_pids" => Array, "*" => Numeric },
-        "queues" => QUEUES, "balance" => BALANCE
+        "queues" => QUEUES, "balance" => BALANCE, "cpus" => { "server" => String, "client" => String, "rule" => String }
       }.freeze
 
       SETUP = { "setup" => String, "status" => String, "repetition" => Integer, "port" => Integer, "boot_s" => Numeric,

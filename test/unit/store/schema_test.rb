@@ -41,6 +41,8 @@ class SchemaTest < Minitest::Test
     balance = { "workers" => [{ "pid" => 12, "cpu_pct" => 50.1, "requests" => 3, "requests_share" => 1.0, "gc_count" => 0 }],
                 "requests_source" => "probe", "spread" => nil, "busiest_cpu_pct" => 50.1, "probe" => "off" }
     assert_nil S.problem(trial("queues" => queues, "balance" => balance), S::TRIAL)
+    assert_nil S.problem(trial("cpus" => { "server" => "0-2", "client" => "3", "rule" => "auto", "shared" => false }), S::TRIAL)
+    assert_nil S.problem(trial("cpus" => { "shared" => true }), S::TRIAL)
     assert_nil S.problem(trial("queues" => { "accept" => { "unknown" => "x" }, "server" => { "unknown" => "y" } },
                                "balance" => { "unknown" => "no worker process was sampled" }), S::TRIAL)
     { { "queues" => [] } => "queues is [], not a JSON object",
@@ -48,7 +50,8 @@ class SchemaTest < Minitest::Test
       { "queues" => { "server" => { "busy_threads" => 1 } } } => "queues.server.busy_threads is 1, not a JSON object",
       { "balance" => { "workers" => {} } } => "balance.workers is {}, not a list",
       { "balance" => { "workers" => [{ "pid" => 1 }, nil] } } => "balance.workers[1] is nil, not a JSON object",
-      { "balance" => { "workers" => [{ "requests_share" => "x" }] } } => 'balance.workers[0].requests_share is "x", not a number' }.each do |extra, message|
+      { "balance" => { "workers" => [{ "requests_share" => "x" }] } } => 'balance.workers[0].requests_share is "x", not a number',
+      { "cpus" => 42 } => "cpus is 42, not a JSON object", { "cpus" => { "server" => [0] } } => "cpus.server is [0], not a string" }.each do |extra, message|
       assert_equal message, S.problem(trial(extra), S::TRIAL), extra.inspect
     end
   end
