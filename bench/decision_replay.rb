@@ -23,7 +23,10 @@
 #    on RUNS random orders of the rounds, and the decisions that contradict
 #    the truth are counted: equivalent against decided apart, a direction
 #    against the other, or an interval that does not meet the full run's
-#    (the two cannot both hold).
+#    (the two cannot both hold). Then in measured order: from each round in
+#    turn as the first, wrapping around (circular windows), which keeps any
+#    dependence between neighbouring rounds that a shuffle hides; the rounds'
+#    lag-1 autocorrelation and skew (Stats::Dependence) are printed beside.
 #
 #   bundle exec ruby -Ilib bench/decision_replay.rb [RUNS]   (default 1000; about 3 minutes)
 #
@@ -38,6 +41,7 @@
 require "json"
 $stdout.sync = true
 require_relative "support/decide_feed"
+require "rackbench/stats/dependence"
 
 RUNS = Integer(ARGV[0] || 1000)
 MARGIN = DecideFeed::MARGIN
@@ -145,5 +149,16 @@ data["runs"].each do |name, run|
                 "mean %.1f rounds", name, run["label"], rounds.size, full, full_low, full_high, spending, pct(bad, RUNS),
                 pct(decided, RUNS), results.sum { |_, n| n } / RUNS.to_f)
   end
+  # In measured order: a shuffle hides any dependence between neighbouring
+  # rounds by construction, so the rounds are also replayed as measured,
+  # from each of their starts in turn, wrapping around (circular windows).
+  windows = Array.new(rounds.size) { |k| Feed.new(rounds.rotate(k)).call(1, :pocock) }
+  bad = windows.count { |o, _, low, high| contradicts.call(o, low, high) }
+  decided = windows.count { |o, _| %i[higher lower equivalent].include?(o) }
+  d = rounds.map { |a, b| Math.log(b / a) }
+  dep = Rackbench::Stats::Dependence.new(d)
+  puts format("  %-4s in measured order (%d circular windows; lag-1 autocorrelation %.2f, skew %.2f): --decide pocock %s " \
+              "contradict it, %s decided, mean %.1f rounds", name, windows.size, dep.lag1, dep.skew,
+              pct(bad, windows.size), pct(decided, windows.size), windows.sum { |_, n| n } / windows.size.to_f)
 end
 puts format("(%.0f s)", Rackbench::Clock.now - started)
