@@ -2,7 +2,7 @@
 
 require_relative "fault_helper"
 require "fileutils"
-require "open3"
+require "support/git_repo"
 
 # Issue 46, item 1: run --ref on a repository that holds what a hostile
 # commit or a busy user leaves (a committed marker file, the user's own
@@ -14,11 +14,7 @@ class FaultGitWorktreeTest < Minitest::Test
   APP = File.read(File.expand_path("../fixtures/apps/cpu_work/config.ru", __dir__))
   RUN = ["-s", "puma x1:2", "-e", "/work", "-c", "1", "-d", "1", "--warmup", "0"].freeze
 
-  def git(*args, dir: @repo)
-    out, status = Open3.capture2e("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, chdir: dir)
-    assert status.success?, "git #{args.join(' ')}: #{out}"
-    out.strip
-  end
+  include Rackbench::GitRepo
 
   def setup
     @repo = File.join(File.realpath(tmpdir), "app")

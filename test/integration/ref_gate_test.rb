@@ -3,7 +3,7 @@
 require "test_helper"
 require "fileutils"
 require "json"
-require "open3"
+require "support/git_repo"
 
 # run --app PATH --ref BASE --ref HEAD on a real git repository: a commit
 # that doubles the CPU a request takes is decided slower and fails the
@@ -14,11 +14,7 @@ class RefGateIntegrationTest < Minitest::Test
   # (WORK iterations); bench/ref_gate.rb commits the same app.
   APP = File.read(File.expand_path("../fixtures/apps/cpu_work/config.ru", __dir__))
 
-  def git(*args)
-    out, status = Open3.capture2e("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, chdir: @repo)
-    assert status.success?, "git #{args.join(' ')}: #{out}"
-    out.strip
-  end
+  include Rackbench::GitRepo
 
   def test_a_twice_slower_commit_fails_the_gate_and_the_repository_is_untouched
     @repo = File.join(tmpdir, "app")

@@ -4,7 +4,6 @@ require "digest"
 require "fileutils"
 require_relative "../error"
 require_relative "../run_file"
-require_relative "../process_control/command"
 require_relative "git_worktrees"
 
 module Rackbench
@@ -182,10 +181,7 @@ module Rackbench
         RunFile.replace(File.join(to, ".bundle", "config"), text)
       end
 
-      def git(args, chdir)
-        ProcessControl::Command.run(["git", *args], chdir: chdir, timeout: 120,
-                                                    env: { "GIT_TERMINAL_PROMPT" => "0", "GIT_OPTIONAL_LOCKS" => "0" })
-      end
+      def git(args, chdir) = GitWorktrees.git(args, chdir)
     end
   end
 end

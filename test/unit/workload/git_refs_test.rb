@@ -2,7 +2,7 @@
 
 require "test_helper"
 require "fileutils"
-require "open3"
+require "support/git_repo"
 require "rackbench/workload/git_refs"
 
 # run --ref's git side on a real repository made here: refs resolved to
@@ -11,11 +11,7 @@ require "rackbench/workload/git_refs"
 class GitRefsTest < Minitest::Test
   GitRefs = Rackbench::Workload::GitRefs
 
-  def git(*args, dir: @repo)
-    out, status = Open3.capture2e("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, chdir: dir)
-    assert status.success?, "git #{args.join(' ')}: #{out}"
-    out.strip
-  end
+  include Rackbench::GitRepo
 
   def setup
     @repo = File.join(tmpdir, "app")
