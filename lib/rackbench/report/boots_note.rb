@@ -17,8 +17,8 @@ module Rackbench
         boots = setup_rows.select { |s| s["status"] == "ok" && s["repetition"] && !s.key?("front") }
         rounds = boots.group_by { |s| s["repetition"].to_i }
         together = rounds.select { |_, rows| rows.any? { |r| Array(r["neighbours"]).any? } }.keys.sort
-        takes = trials.select { |t| t["takes"] }.group_by { |t| t["repetition"].to_i }.sort
-                      .to_h { |rep, ts| [rep.to_s, ts.map { |t| t["takes"] }.max] }
+        takes = trials.each_with_object({}) { |t, by| (by[t["repetition"].to_i] ||= []) << t["takes"] if t["takes"] }
+                      .sort.to_h { |rep, counts| [rep.to_s, counts.max] }
         { "together_rounds" => together, "apart_rounds" => rounds.keys.sort - together,
           "aslr" => boots.any? { |s| s["aslr"] == "off" } ? "off" : "on", **(takes.empty? ? {} : { "takes_per_boot" => takes }) }
       end

@@ -24,7 +24,7 @@ module Rackbench
                  ["error_total"] + sampled
         CsvCell.generate do |csv|
           csv << header
-          @data.trials.each { |t| csv << row(t, sampled) }
+          @data.trials.each { |t| csv << row(t.to_h, sampled) } # a Hash (a stored run's trials are packed: Dataset)
         end
       end
 

@@ -5,19 +5,25 @@ require_relative "../stats/metrics"
 require_relative "../stats/interval"
 require_relative "../stats/decisions"
 require_relative "../stats/margin"
+require_relative "../store/packed_trials"
 
 module Rackbench
   module Report
     # Everything a report shows, read from a run directory alone: meta.json,
     # trials.jsonl, setups.jsonl, grouped into cells. Every reporter (HTML,
     # Markdown, CSV, JSON) renders one of these; none of them measures.
+    #
+    # A stored run's trials are held packed (Store::PackedTrials: ~1.2 KB a
+    # trial, not ~9 KB): #trials are then Store::PackedRefs, each read as
+    # its Hash ([], dig, key?, fetch) and to_h where a Hash itself is
+    # needed; a cell's trials (cells) are Hashes.
     class Dataset
       attr_reader :meta, :trials, :setup_rows, :cells, :path, :calibration
 
       # margin: the equivalence margin of the decisions (a share); nil: the
       # run's own (meta.json's config), else Stats::Decision's default.
       def self.from_store(store, margin: nil)
-        new(meta: store.meta, trials: store.trials, setup_rows: store.setups, path: store.path, margin: margin,
+        new(meta: store.meta, trials: Store::PackedTrials.read(store), setup_rows: store.setups, path: store.path, margin: margin,
             calibration: store.calibration)
       end
 
@@ -59,17 +65,17 @@ module Rackbench
         @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@meta["config"]), cells: @cells)
       end
 
-      def memory? = sampled?("memory")
-      def cpu? = sampled?("cpu")
+      def memory? = (@sampled ||= {}).fetch("memory") { @sampled["memory"] = sampled?("memory") }
+      def cpu? = (@sampled ||= {}).fetch("cpu") { @sampled["cpu"] = sampled?("cpu") }
 
       # The load loops found in the trials: "closed" (wrk: latency measured from
       # each request's send, hiding coordinated omission) or "open".
       def loops
-        @trials.map { |t| t["loop"] }.compact.uniq
+        @loops ||= @trials.map { |t| t["loop"] }.compact.uniq
       end
 
       def repetitions
-        @cells.cells.map { |c| c.trials.size }.minmax
+        @cells.cells.map(&:repetitions).minmax
       end
 
       # The highest concurrency every (endpoint, setup) pair ran at; failing
@@ -86,10 +92,10 @@ module Rackbench
       def figure(endpoint, setup, concurrency, metric_key)
         cell = @cells[endpoint, setup, concurrency] or return nil
         metric = Stats::Metrics[metric_key]
-        summary = metric.summary(cell.trials)
+        summary = metric.summary(cell.records) # one field of each trial, not decoded whole (Stats::Cells)
         return nil if summary.n.zero?
 
-        { summary: summary, interval: metric.interval(cell.trials), errors: cell.errors }
+        { summary: summary, interval: metric.interval(cell.records), errors: cell.errors }
       end
 
       def ci_method = Stats::Interval.description

@@ -78,7 +78,7 @@ module Rackbench
           "decisions" => @data.decisions.entries.lazy.map(&:to_h),
           "calibration" => @data.calibration,
           **boot_variance,
-          "trials" => @data.trials.lazy
+          "trials" => @data.trials.lazy.map(&:to_h) # each whole (a stored run's are packed: Dataset)
         }
       end
 

@@ -25,32 +25,41 @@ module Rackbench
 
       # A Stats::Cells cell with a trial measured under foreign load.
       def foreign_cell?(cell)
-        cell.trials.any? { |t| foreign?(t) }
+        cell.records.any? { |t| foreign?(t) }
       end
 
       def lines(trials)
         out = []
-        busy = trials.select { |t| foreign?(t) }
-        if busy.any?
-          worst = busy.map { |t| t.dig("machine", "foreign_pct") }.max
-          limit = busy.map { |t| Sampling::Noise.foreign_limit(t) }.max
+        # The trials under foreign load: how many, the most foreign % and
+        # the highest limit among them (not the trials: a report's are read
+        # a field at a time, Store::PackedTrials).
+        busy = 0
+        worst = limit = nil
+        trials.each do |t|
+          next unless foreign?(t)
+
+          busy += 1
+          worst = [worst, t.dig("machine", "foreign_pct")].compact.max
+          limit = [limit, Sampling::Noise.foreign_limit(t)].compact.max
+        end
+        if busy.positive?
           bound = limit > Sampling::Noise::QUIET_PCT ? " plus the measurement's error bound (a limit of up to #{limit.round}% here)" : ""
           out << "~ = measured under foreign load: other processes used more than #{Sampling::Noise::QUIET_PCT.round}% of " \
-                 "a core#{bound} (#{busy.size} of #{trials.size} trial(s), up to #{worst.round}%); quiet the machine and measure again"
+                 "a core#{bound} (#{busy} of #{trials.size} trial(s), up to #{worst.round}%); quiet the machine and measure again"
         end
         out << cores_line(trials)
         out.compact
       end
 
       def cores_line(trials)
-        sets = trials.map { |t| t["cpus"] }.compact
-        return nil if sets.empty?
+        s = nil # the first trial's cpus
+        shared = trials.any? { |t| (cpus = t["cpus"]) && (s ||= cpus) && cpus["shared"] }
+        return nil if s.nil?
 
-        if sets.any? { |s| s["shared"] }
+        if shared
           "Server and load generator shared the machine's cores (no --cpus): each took CPU from the other; " \
             "separate them with --cpus auto"
         else
-          s = sets.first
           "Server on CPU #{s['server']}, load generator on CPU #{s['client']} (--cpus; #{s['rule']})."
         end
       end

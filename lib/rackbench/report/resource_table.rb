@@ -10,8 +10,16 @@ module Rackbench
     # once per worker and so overstates a preforked server. CPU is % of one
     # core, from the trial where the server used the most.
     class ResourceTable
+      MEMORY = %w[pss_total_mb pss_per_worker_mb rss_sum_mb].freeze
+      # A setup's figures, kept as the trials go by (not the trials: a
+      # report's are read a field at a time, Store::PackedTrials): each
+      # MEMORY figure's values, and the server and client CPU of the
+      # (first) trial where the server used the most.
+      Setup = Struct.new(:memory, :peak)
+
       def initialize(trials, io:)
-        @by_setup = trials.select { |t| t["memory"] || t["cpu"] }.group_by { |t| t["setup"] }
+        @by_setup = {}
+        trials.each { |t| add(t) if t["memory"] || t["cpu"] }
         @io = io
       end
 
@@ -19,7 +27,7 @@ module Rackbench
         return if @by_setup.empty?
 
         header = ["memory and CPU", "PSS footprint", "PSS/worker", "summed RSS", "server CPU", "client CPU"]
-        rows = @by_setup.map { |setup, trials| row(setup, trials) }
+        rows = @by_setup.map { |setup, seen| row(setup, seen) }
         @io.puts
         print_rows.call([header] + rows)
         @io.puts "PSS splits shared pages between processes; CPU in % of one core (peak trial); client = the load generator."
@@ -27,14 +35,15 @@ module Rackbench
 
       private
 
-      def row(setup, trials)
-        peak = trials.max_by { |t| t.dig("cpu", "server_pct").to_f }
-        [setup, mb(median(trials, "pss_total_mb")), mb(median(trials, "pss_per_worker_mb")),
-         mb(median(trials, "rss_sum_mb")), pct(peak.dig("cpu", "server_pct")), pct(peak.dig("cpu", "client_pct"))]
+      def add(trial)
+        seen = (@by_setup[trial["setup"]] ||= Setup.new(MEMORY.map { [] }, nil))
+        MEMORY.each_with_index { |key, i| seen.memory[i] << trial.dig("memory", key) }
+        cpu = [trial.dig("cpu", "server_pct"), trial.dig("cpu", "client_pct")]
+        seen.peak = cpu if seen.peak.nil? || cpu[0].to_f > seen.peak[0].to_f
       end
 
-      def median(trials, key)
-        Stats::Summary.of(trials.map { |t| t.dig("memory", key) }.compact).median
+      def row(setup, seen)
+        [setup, *seen.memory.map { |values| mb(Stats::Summary.of(values.compact).median) }, pct(seen.peak[0]), pct(seen.peak[1])]
       end
 
       def mb(value)

@@ -73,7 +73,7 @@ module Rackbench
         @cells.loops.each { |open| @io.puts LOOP_NOTE.fetch(open) }
         ProtocolNote.line(@trials)&.then { |l| @io.puts l }
         QuietNotes.lines(@trials).each { |line| @io.puts line }
-        return unless @cells.cells.any? { |c| c.trials.size > 1 }
+        return unless @cells.cells.any? { |c| c.repetitions > 1 }
 
         @io.puts "With repetitions: median req/s [#{Stats::Interval.description}] and its coefficient of variation."
         DecisionText.render(decisions, @io, setups: @cells.setups.size)
@@ -106,7 +106,7 @@ module Rackbench
         return "-" unless cell
 
         rps = NumberFormat.rps(cell.rps.median)
-        interval = Stats::Interval.of(cell.trials.map { |t| t["rps"] }, floor: 0)
+        interval = Stats::Interval.of(cell.records.map { |t| t["rps"] }, floor: 0)
         if interval
           cv = cell.rps.cv ? " cv #{format('%.0f', cell.rps.cv * 100)}%" : ""
           rps += " [#{NumberFormat.rps(interval.low)}-#{NumberFormat.rps(interval.high)}]#{cv}"
@@ -114,7 +114,7 @@ module Rackbench
         lat = "#{NumberFormat.ms(cell.latency('mean').median)}/#{NumberFormat.ms(cell.latency('p99').median)}"
         flag = cell.errors.positive? ? " !#{cell.errors}" : ""
         flag += ValidityNotes.flag(cell)
-        flag += QuietNotes.flag(cell.trials)
+        flag += QuietNotes.flag(cell.records)
         "#{rps}  #{lat}#{flag}"
       end
 

@@ -21,7 +21,7 @@ module Rackbench
 
       module_function
 
-      def check(cell) = Stats::Validity.cell(cell.trials)
+      def check(cell) = Stats::Validity.cell(cell.records) # fields read, trials not decoded (Stats::Cells)
 
       # The cell's flag ("" when valid).
       def flag(cell)
@@ -30,8 +30,8 @@ module Rackbench
 
       # why: where each cell's full reason is (nil: the lines give them).
       # One cell's check at a time: only the names of those not valid and
-      # the checks wrk's correction touched are kept (a huge run's 100,000
-      # checks at once were a fifth of its report's memory).
+      # the ratios of those wrk's correction touched are kept (a huge run's
+      # 100,000 checks at once were a fifth of its report's memory).
       def lines(cells, why: nil)
         bad = 0
         names = {} # kind => the cells' names, ", "-joined
@@ -39,7 +39,7 @@ module Rackbench
         touched = {}
         cells.cells.each do |cell|
           check = check(cell)
-          touched[cell] = check unless check.artifacts.empty?
+          touched[cell] = artifact_ratio(check) unless check.artifacts.empty?
           next if check.valid?
 
           bad += 1
@@ -79,14 +79,16 @@ module Rackbench
         "#{text} (#{check.problems.find { |p| p.kind == kind }.text})"
       end
 
-      # wrk's synthetic samples: one note for every cell they touched.
-      def artifact(cells, checks)
-        touched = checks.reject { |_, v| v.artifacts.empty? }
-        return [] if touched.empty?
+      # The highest req/s x mean latency / c of a check's trials that wrk's
+      # correction touched.
+      def artifact_ratio(check) = check.artifacts.map(&:ratio).max
 
-        listed = touched.map do |c, v|
-          "#{name(cells, c)} #{format('%+d%%', ((v.artifacts.map(&:ratio).max - 1) * 100).round)}"
-        end
+      # wrk's synthetic samples: one note for every cell they touched
+      # (ratios: cell => its artifact_ratio).
+      def artifact(cells, ratios)
+        return [] if ratios.empty?
+
+        listed = ratios.map { |c, ratio| "#{name(cells, c)} #{format('%+d%%', ((ratio - 1) * 100).round)}" }
         ["Note (wrk's latency correction, not an error): req/s × mean latency comes out above c in #{listed.join(', ')}: " \
          "wrk adds synthetic samples for responses slower than twice the mean, so these cells' mean and percentiles " \
          "overstate; their req/s stands."]

@@ -11,9 +11,11 @@ module Rackbench
     module WarmupCurve
       module_function
 
+      # The first trial's line of each setup, round and endpoint.
       def lines(trials)
-        seen = trials.select { |t| t["warmup"].is_a?(Hash) }.uniq { |t| [t["setup"], t["repetition"], t["endpoint"]] }
-        seen.map { |t| line(t) }
+        trials.each_with_object({}) do |t, seen|
+          seen[[t["setup"], t["repetition"], t["endpoint"]]] ||= line(t) if t["warmup"].is_a?(Hash)
+        end.values
       end
 
       def line(trial)

@@ -1,37 +1,49 @@
 # frozen_string_literal: true
 
 require_relative "summary"
+require_relative "../store/packed_records"
 
 module Rackbench
   module Stats
     # Groups stored trials into cells (endpoint x setup x load level) and
-    # summarises the repetitions of each cell.
+    # summarises the repetitions of each cell. The trials may be held packed
+    # (a report's: Store::PackedTrials): a cell's are then decoded when read.
     class Cells
       Cell = Struct.new(:endpoint, :setup, :level, :trials, keyword_init: true) do
+        # The cell's trials as Hashes (Store::PackedRecords.expand).
+        def trials = Store::PackedRecords.expand(records)
+
+        # The trials as grouped: Hashes, or Store::PackedRefs, which read a
+        # field without decoding the rest (so do the figures below).
+        def records = self[:trials]
+
+        def repetitions = records.size
+
         def rps
-          Summary.of(trials.map { |t| t["rps"] })
+          Summary.of(records.map { |t| t["rps"] })
         end
 
         def latency(key)
-          Summary.of(trials.map { |t| t.dig("latency_ms", key) }.compact)
+          Summary.of(records.map { |t| t.dig("latency_ms", key) }.compact)
         end
 
         def errors
-          trials.sum { |t| t["error_total"].to_i }
+          records.sum { |t| t["error_total"].to_i }
         end
 
         def requests
-          trials.sum { |t| t["requests"].to_i }
+          records.sum { |t| t["requests"].to_i }
         end
 
         def loop
-          trials.first["loop"]
+          records.first["loop"]
         end
       end
 
       attr_reader :cells
 
       def initialize(trials)
+        trials = trials.refs if trials.respond_to?(:refs) # packed: grouped by their fields, not decoded
         @open = trials.any? { |t| t["rate"] }
         # The load level: the offered rate for open-loop trials, else the
         # concurrency, in the cell's `level`, so reports index both alike.
@@ -48,7 +60,7 @@ module Rackbench
         @cells = trials.group_by { |t| [t["endpoint"], t["setup"], t["rate"] || t["concurrency"]] }.map do |key, ts|
           @by_key[key] = Cell.new(endpoint: key[0], setup: key[1], level: key[2], trials: ts)
         end
-        @open_levels = @cells.select { |c| c.trials.first["rate"] }.to_h { |c| [c.level, true] }
+        @open_levels = @cells.select { |c| c.records.first["rate"] }.to_h { |c| [c.level, true] }
         @by_endpoint = @cells.group_by(&:endpoint)
       end
 

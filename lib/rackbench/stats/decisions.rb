@@ -126,7 +126,7 @@ module Rackbench
         cells.endpoints.each do |endpoint|
           cells.levels(endpoint).each do |level|
             all = cells.setups(endpoint).filter_map { |s| cells[endpoint, s, level] }
-            valid, bad = all.partition { |c| Validity.cell(c.trials).valid? }
+            valid, bad = all.partition { |c| Validity.cell(c.records).valid? }
             @invalid.concat(bad)
             ranked = valid.sort_by { |c| -c.rps.median.to_f }
             rankings[[endpoint, level]] = ranked.map(&:setup)

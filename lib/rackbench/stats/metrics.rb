@@ -81,9 +81,10 @@ module Rackbench
         ""
       end
 
-      # Hash#dig that answers nil instead of raising when a level is not a Hash.
+      # Hash#dig that answers nil instead of raising when a level is not a
+      # Hash (or a record read as one: Store::PackedRef).
       def dig(record, path)
-        path.reduce(record) { |node, key| node.is_a?(Hash) ? node[key] : nil }
+        path.reduce(record) { |node, key| node.is_a?(Hash) || node.respond_to?(:to_hash) ? node[key] : nil }
       end
     end
   end

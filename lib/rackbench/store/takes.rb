@@ -15,13 +15,16 @@ module Rackbench
     # keeps the first take's key and says "takes" (how many) and "take_rps"
     # (each take's req/s: Stats::BootVariance splits the variance from
     # them). Records without "take" pass through unchanged, in order.
+    # Given a block, each boot's record goes through it as it is made (a
+    # report packs it: Store::PackedTrials, never holding every boot's Hash).
+    # A record may also be a Store::PackedRef (read as its Hash).
     # Limits: a mean of percentiles is not the percentile of the pooled
     # requests (each take's p99 is a figure of that take; their mean is the
     # boot's typical p99).
     module Takes
       module_function
 
-      def boots(records)
+      def boots(records, &made)
         return records unless records.any? { |r| r.key?("take") }
 
         groups = {}
@@ -36,11 +39,12 @@ module Rackbench
           end
           groups[id] << r
         end
-        out.map { |item| item.is_a?(Array) ? boot(groups.fetch(item)) : item }
+        made ||= :itself.to_proc
+        out.map { |item| item.is_a?(Array) ? made.call(boot(groups.delete(item))) : item }
       end
 
       def boot(takes)
-        takes = takes.sort_by { |t| t["take"].to_i }
+        takes = takes.map(&:to_h).sort_by { |t| t["take"].to_i }
         merged = merge(takes)
         merged.delete("take")
         merged.merge("takes" => takes.size, "take_rps" => takes.map { |t| t["rps"] })

@@ -32,11 +32,16 @@ module Rackbench
             r["type"] == "level" && KINDS.key?(r["kind"]) && r["level"].is_a?(Numeric) && r["setup"] && r["endpoint"]
           end
           @knees = rows.select { |r| r["type"] == "knee" && r["setup"] && r["endpoint"] }
-          @trials = dataset.trials.each_with_object({}) { |t, by_key| by_key[t["key"]] = t }
         end
 
         def any?
           !(@levels.empty? && @knees.empty?)
+        end
+
+        # The run's trials by key, as Hashes, made when a level or a knee is
+        # drawn (a run that is no capacity search never holds them all).
+        def trials_by_key
+          @trials_by_key ||= @data.trials.each_with_object({}) { |t, by_key| by_key[t["key"]] = t.to_h }
         end
 
         def endpoints
@@ -121,7 +126,7 @@ module Rackbench
 
         # One measured level: its trials' median p99 (range when several) and req/s.
         def point(row)
-          trials = Array(row["trials"]).filter_map { |key| @trials[key] }
+          trials = Array(row["trials"]).filter_map { |key| trials_by_key[key] }
           p99s = trials.filter_map { |t| num(t.dig("latency_ms", "p99")) }
           return nil if p99s.empty?
 
@@ -215,7 +220,7 @@ module Rackbench
           row = @levels.find do |l|
             l["setup"] == knee["setup"] && l["endpoint"] == knee["endpoint"] && l["kind"] == kind && l["level"] == result["pass"]
           end
-          trials = (row ? Array(row["trials"]) : [result.dig("pass_record", "key")]).filter_map { |k| @trials[k] }
+          trials = (row ? Array(row["trials"]) : [result.dig("pass_record", "key")]).filter_map { |k| trials_by_key[k] }
           trials.empty? ? nil : Stats::Validity.cell(trials)
         end
 

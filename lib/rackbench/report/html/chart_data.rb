@@ -96,8 +96,12 @@ module Rackbench
 
           setups = @data.setups
           sets = [["PSS footprint", "memory.pss_total_mb", "#0072B2"], ["PSS per worker", "memory.pss_per_worker_mb", "#56B4E9"]]
+          # Each setup's trials' memory, read in one pass (not the trials: a
+          # stored run's are packed, Dataset).
+          memory = Hash.new { |by_setup, s| by_setup[s] = [] }
+          @data.trials.each { |t| memory[t["setup"]] << { "memory" => t["memory"] } }
           datasets = sets.map do |label, key, color|
-            series(label, color, setups.map { |s| range_point(@data.trials.select { |t| t["setup"] == s }, key) })
+            series(label, color, setups.map { |s| range_point(memory.fetch(s, []), key) })
           end
           chart("memory", "bar", setups, datasets.reject { |d| d[:points].all?(&:nil?) }, "MiB", log: false)
         end

@@ -124,11 +124,11 @@ module Rackbench
           return if @capacity
 
           # One cell's check at a time (100,000 held at once were a tenth of
-          # a huge run's memory); only those with wrk's artifact are kept.
+          # a huge run's memory); of those with wrk's artifact, the ratio.
           artifacts = {}
           @data.cells.cells.each do |cell|
             check = ValidityNotes.check(cell)
-            artifacts[cell] = check unless check.artifacts.empty?
+            artifacts[cell] = ValidityNotes.artifact_ratio(check) unless check.artifacts.empty?
             next if check.valid?
 
             yield "<li class=\"invalid\"><b>#{h(ValidityNotes.name(@data.cells, cell))}</b>: #{h(check.note)}</li>"
