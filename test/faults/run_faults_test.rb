@@ -158,7 +158,7 @@ class FaultInputTest < Minitest::Test
     "a gate without refs" => [%w[run --fail-if-slower 5], /--fail-if-slower on a run gates a change of your app: add --ref BASE --ref HEAD/],
     # Issue 32: a stopping design that cannot decide anything within --max-rounds.
     "decide in two rounds" => [["run", "--decide", "-s", "puma x1:2", "-s", "puma x1:4", "--max-rounds", "2"],
-                               /--max-rounds 2 cannot reach a decision under --decide's stopping rule .*: give --max-rounds 3 or more/],
+                               /--max-rounds 2 cannot reach a decision within --margin 5 under --decide's stopping rule .*: give --max-rounds 3 or more/],
     "decide at a 0.5% margin in three" => [["run", "--decide", "-s", "puma x1:2", "-s", "puma x1:4", "--margin", "0.5", "--max-rounds", "3"],
                                            /--max-rounds 3 cannot reach a decision .*: give --max-rounds \d+ or more/],
     "negative scenario weight" => [["run", "--scenario", "/hello:-2,/health:1"],
