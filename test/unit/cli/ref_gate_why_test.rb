@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "support/ref_gate_trials"
 require "rackbench/stats/ref_gate"
 require "rackbench/cli/ref_gate"
 
@@ -9,18 +10,10 @@ require "rackbench/cli/ref_gate"
 # (--max-rounds, --time-budget), the per-round spread of HEAD/BASE behind
 # it, and what would decide; without --decide, the old advice stands.
 class RefGateWhyTest < Minitest::Test
-  GROUPS = [["puma x2:5", %w[main@1a2b3c4 HEAD@5d6e7f8]]].freeze
+  include Rackbench::RefGateTrials
+  GROUPS = Rackbench::RefGateTrials::GROUPS
   BASE = [400, 300, 450, 380, 420, 310].freeze
   HEAD = [380, 420, 310, 400, 300, 450].freeze
-
-  def trials(base, head)
-    [["main@1a2b3c4", base], ["HEAD@5d6e7f8", head]].flat_map do |label, values|
-      values.each_with_index.map do |rps, i|
-        { "endpoint" => "/work", "setup" => label, "concurrency" => 2, "repetition" => i + 1, "rps" => rps,
-          "duration_s" => 2.0, "loop" => "closed" }
-      end
-    end
-  end
 
   def sentence(config)
     found = trials(BASE, HEAD)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "support/ref_gate_trials"
 require "rackbench/stats/ref_gate"
 require "rackbench/cli/ref_gate"
 
@@ -9,16 +10,8 @@ require "rackbench/cli/ref_gate"
 # spread that cannot tell is undecided (3), a HEAD that served nothing where
 # BASE did is slower, and a HEAD with no cell fails closed.
 class RefGateTest < Minitest::Test
-  GROUPS = [["puma x2:5", %w[main@1a2b3c4 HEAD@5d6e7f8]]].freeze
-
-  def trials(base, head)
-    [["main@1a2b3c4", base], ["HEAD@5d6e7f8", head]].flat_map do |label, values|
-      values.each_with_index.map do |rps, i|
-        { "endpoint" => "/work", "setup" => label, "concurrency" => 2, "repetition" => i + 1, "rps" => rps,
-          "duration_s" => 2.0, "loop" => "closed" }
-      end
-    end
-  end
+  include Rackbench::RefGateTrials
+  GROUPS = Rackbench::RefGateTrials::GROUPS
 
   def gate(base, head, margin: 0.05)
     Rackbench::Stats::RefGate.new(trials(base, head), GROUPS, margin: margin)
