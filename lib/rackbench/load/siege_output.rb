@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "json"
+require_relative "json_object"
 require_relative "result"
 require_relative "../error"
 
@@ -62,14 +62,8 @@ module Rackbench
 
       def extract(text)
         object = text.to_s.gsub(ANSI, "").scan(OBJECT).last
-        raise Error, "siege printed no JSON statistics: was it run with -j (json_output)?" unless object
-
-        json = JSON.parse(object)
-        raise Error, "siege's statistics are not a JSON object: #{object[0, 80]}" unless json.is_a?(Hash)
-
-        json
-      rescue JSON::ParserError
-        raise Error, "siege's statistics are garbled JSON: #{object[0, 80].inspect}"
+        JsonObject.parse(object, what: "siege's -j output",
+                                 missing: "siege printed no JSON statistics: was it run with -j (json_output)?")
       end
 
       # siege stops a run once its socket failures reach the failures

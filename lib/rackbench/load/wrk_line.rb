@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "json"
+require_relative "json_object"
 require_relative "result"
 require_relative "../error"
 
@@ -22,14 +22,8 @@ module Rackbench
       # prints it, named when the line is missing.
       def extract(text, script)
         line = text.to_s.scan(/^#{self::MARKER} (.*)$/).flatten.last
-        raise Error, "wrk printed no #{self::MARKER} line: was it run with -s #{script}?" unless line
-
-        json = JSON.parse(line)
-        raise Error, "wrk's #{self::MARKER} line is not a JSON object: #{line[0, 80]}" unless json.is_a?(Hash)
-
-        json
-      rescue JSON::ParserError
-        raise Error, "wrk's #{self::MARKER} line is garbled JSON: #{line[0, 80]}"
+        JsonObject.parse(line, what: "wrk's #{self::MARKER} line",
+                               missing: "wrk printed no #{self::MARKER} line: was it run with -s #{script}?")
       end
 
       def count(hash, key)

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "json"
 require_relative "result"
 require_relative "wrk_line"
 require_relative "count_window"
