@@ -15,18 +15,8 @@
 
 local here = debug.getinfo(1, "S").source:sub(2):match("(.*/)") or "./"
 local H = dofile(here .. "histogram.lua")
+local J = dofile(here .. "json.lua")
 local inner_done = done
-
-local function sparse_json(counts)
-  local keys = {}
-  for i, _ in pairs(counts) do keys[#keys + 1] = i end
-  table.sort(keys)
-  local parts = {}
-  for n, i in ipairs(keys) do
-    parts[n] = string.format('"%d":%.0f', i, counts[i])
-  end
-  return "{" .. table.concat(parts, ",") .. "}"
-end
 
 function done(summary, latency, requests)
   inner_done(summary, latency, requests)
@@ -38,5 +28,5 @@ function done(summary, latency, requests)
       counts[b] = (counts[b] or 0) + count
     end
   end
-  io.write('RACKBENCH_HISTOGRAM {"unit":"ns","latency":', sparse_json(counts), "}\n")
+  io.write('RACKBENCH_HISTOGRAM {"unit":"ns","latency":', J.sparse(counts, H.BUCKETS), "}\n")
 end

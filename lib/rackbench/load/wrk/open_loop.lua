@@ -73,6 +73,7 @@
 local ffi = require("ffi")
 local here = (debug.getinfo(1, "S").source:match("^@(.*/)")) or "./"
 local H = dofile(here .. "histogram.lua")
+local J = dofile(here .. "json.lua")
 
 ffi.cdef [[
 typedef struct { long tv_sec; long tv_nsec; } rackbench_timespec;
@@ -271,20 +272,10 @@ end
 ------------------------------------------------------------------------------
 -- done(): merge the threads and print the line.
 
-local function int(n)
-  return string.format("%.0f", n)
-end
+local int, object = J.int, J.object
 
 local function us(ns)
   return ns and string.format("%.3f", ns / 1000) or "null"
-end
-
-local function object(pairs_list)
-  local parts = {}
-  for i, kv in ipairs(pairs_list) do
-    parts[i] = '"' .. kv[1] .. '":' .. kv[2]
-  end
-  return "{" .. table.concat(parts, ",") .. "}"
 end
 
 local function merged()
@@ -315,14 +306,6 @@ local function record_bound(into, ns)
   add_stats(into.stats, ns)
 end
 
-local function sparse_json(counts)
-  local parts = {}
-  for i = 0, H.BUCKETS - 1 do
-    if counts[i] > 0 then parts[#parts + 1] = string.format('"%d":%.0f', i, counts[i]) end
-  end
-  return "{" .. table.concat(parts, ",") .. "}"
-end
-
 local PERCENTILES = { { "p50", 50 }, { "p75", 75 }, { "p90", 90 }, { "p99", 99 }, { "p99.9", 99.9 },
                       { "p99.99", 99.99 } }
 
@@ -341,13 +324,6 @@ local function summary_json(h)
     fields[#fields + 1] = { p[1], us(H.percentile(h.counts, s.n, p[2], s.min, s.max)) }
   end
   return object(fields)
-end
-
-local function errors_json(e)
-  return object({
-    { "connect", int(e.connect) }, { "read", int(e.read) }, { "write", int(e.write) },
-    { "status", int(e.status) }, { "timeout", int(e.timeout) },
-  })
 end
 
 function done(summary, latency, requests)
@@ -390,7 +366,7 @@ function done(summary, latency, requests)
     { "unsent", int(t.unsent) }, { "queued", int(t.queued) },
     { "retries", int(t.retries) }, { "extra", int(t.extra) }, { "answered_in_second_half", int(t.in_tail) },
     { "wrk_requests", int(summary.requests) }, { "bytes", int(summary.bytes) },
-    { "errors", errors_json(summary.errors) },
+    { "errors", J.errors(summary.errors) },
     { "slip_us", object({ { "sends", int(t.slip_n) }, { "mean", us(slip_mean * 1e9) },
                           { "max", us(t.slip_max * 1e9) }, { "over_10ms", int(t.slip_over) },
                           { "early", int(t.early) } }) },
@@ -398,6 +374,6 @@ function done(summary, latency, requests)
   }), "\n")
   -- The merged histograms, sparse (bucket index: count), so that load from
   -- several hosts can be added bucket by bucket (Load::HistogramMerge).
-  io.write('RACKBENCH_HISTOGRAM {"unit":"ns","latency":', sparse_json(lat_h.counts), ',"service":',
-           sparse_json(svc_h.counts), "}\n")
+  io.write('RACKBENCH_HISTOGRAM {"unit":"ns","latency":', J.sparse(lat_h.counts, H.BUCKETS), ',"service":',
+           J.sparse(svc_h.counts, H.BUCKETS), "}\n")
 end

@@ -22,27 +22,12 @@
 --   figures are 0: we write null for every latency figure instead.
 -- - summary.errors.status counts responses with a status above 399.
 
-local function int(n)
-  return string.format("%.0f", n)
-end
+local here = debug.getinfo(1, "S").source:sub(2):match("(.*/)") or "./"
+local J = dofile(here .. "json.lua")
+local int, object = J.int, J.object
 
 local function num(n)
   return string.format("%.3f", n)
-end
-
-local function object(pairs_list)
-  local parts = {}
-  for i, kv in ipairs(pairs_list) do
-    parts[i] = '"' .. kv[1] .. '":' .. kv[2]
-  end
-  return "{" .. table.concat(parts, ",") .. "}"
-end
-
-local function errors_json(e)
-  return object({
-    { "connect", int(e.connect) }, { "read", int(e.read) }, { "write", int(e.write) },
-    { "status", int(e.status) }, { "timeout", int(e.timeout) },
-  })
 end
 
 local LATENCY_KEYS = { "min", "mean", "stdev", "max", "p50", "p75", "p90", "p99", "p99.9" }
@@ -68,7 +53,7 @@ end
 function done(summary, latency, requests)
   io.write("RACKBENCH_RESULT ", object({
     { "requests", int(summary.requests) }, { "duration_us", int(summary.duration) },
-    { "bytes", int(summary.bytes) }, { "errors", errors_json(summary.errors) },
+    { "bytes", int(summary.bytes) }, { "errors", J.errors(summary.errors) },
     { "latency_us", latency_json(latency) },
   }), "\n")
 end
