@@ -31,7 +31,7 @@ module Rackbench
     #   worker?(entry, master_pid)  is this descendant a worker process?
     #   master_serves?(setup)   the first process serves too, beside its workers (Agoo)
     #   runs_one_process?(setup)  this setup's master serves alone, with no workers
-    #   expected_workers(setup) how many worker processes a booted setup has
+    #   expected_workers(setup) how many worker processes a booted setup has (0: runs one process)
     #   extra_roots(dir)        pids of daemonized parts outside the spawned tree
     #   helper?(cmdline)        a process of the server's own (not the app's) by its command
     #                           line, when it outlives the stop (Passenger's agents)
@@ -183,8 +183,10 @@ module Rackbench
         { "RACK_ENV" => "production", "RACKBENCH_SERVER" => key }
       end
 
+      # The worker processes to wait for after boot: none when the setup
+      # runs one process, else its W (Agoo's W counts its serving master).
       def expected_workers(setup)
-        setup.workers
+        runs_one_process?(setup) ? 0 : setup.workers
       end
 
       # cpus: the command's --cpus (ProcessControl::Affinity::Sets) or nil.

@@ -34,10 +34,6 @@ module Rackbench
       def runs_one_process?(setup)
         setup.workers == 1
       end
-
-      def expected_workers(setup)
-        runs_one_process?(setup) ? 0 : setup.workers
-      end
     end
   end
 end

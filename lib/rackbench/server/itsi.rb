@@ -100,10 +100,6 @@ module Rackbench
         setup.workers == 1
       end
 
-      def expected_workers(setup)
-        runs_one_process?(setup) ? 0 : setup.workers
-      end
-
       private
 
       def config_path(dir)

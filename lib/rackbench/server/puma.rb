@@ -106,10 +106,6 @@ module Rackbench
         PumaKnobs.unsupported(setup, version, @app, cpus: cpus)
       end
 
-      def expected_workers(setup)
-        runs_one_process?(setup) ? 0 : setup.workers
-      end
-
       private
 
       def config_args(setup, dir)

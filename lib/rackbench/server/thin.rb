@@ -44,10 +44,6 @@ module Rackbench
       def runs_one_process?(_setup)
         true
       end
-
-      def expected_workers(_setup)
-        0
-      end
     end
   end
 end
