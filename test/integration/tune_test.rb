@@ -45,7 +45,7 @@ class TuneIntegrationTest < Minitest::Test
     assert_match(/^Recommended: unicorn x\d — /, out)
     assert_match(/^Throughput vs memory \(\* = on the Pareto front/, out)
     assert_match(/^\* unicorn x\d +[\d.]+ /, out)
-    assert_match(/^report: .*report\.html$/, out)
+    assert_match(/^Report: .*report\.html$/, err)
     assert_match(%r{config: .*config/unicorn\.rb}, out)
     assert_match(%r{^round 2/3: \d+ setups? left, leader unicorn x\d \(~[\d.]+ req/s\)$}, err, "under 100 req/s: one decimal")
     assert File.size(File.join(dir, "report.html")).positive?

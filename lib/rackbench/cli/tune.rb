@@ -88,7 +88,7 @@ module Rackbench
           listener.warning(@left_out) if @left_out
           rec = search(plan, store, listener, slo, opts, quiet ? nil : ->(line) { @err.puts line })
           Report::TuneText.new(store.path, io: @out).render
-          @out.puts "report: #{Report::Html.write(store)}"
+          @err.puts "Report: #{Report::Html.write(store)}"
           raise Error, rec["reason"] unless rec["setup"]
 
           0
