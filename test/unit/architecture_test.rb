@@ -5,21 +5,27 @@ require "tsort"
 require "ripper"
 require "support/constant_refs"
 
-# The house's arrows run one way (docs/architecture.md): read from every
-# require_relative line of lib/rackbench, the folders form no cycle, and no
-# folder requires one above it in
+# The house as docs/architecture.md draws it, checked on lib/rackbench:
 #
-#   cli -> search -> runner -> {server, load, sampling, store, stats, report} -> process_control -> system
+# - The arrows run one way. Read from every require_relative line, each
+#   folder and loose file is a node with a rank in RANK (a node without one
+#   fails); no node requires one of a smaller rank, the nodes form no cycle,
+#   and system/ (the /proc and socket readers) requires nothing outside
+#   itself. A top-level file beside a folder of its name (server.rb,
+#   load.rb) counts as that folder; the other top-level files (doctor.rb,
+#   error.rb, clock.rb ...) are nodes of their own.
+# - Every constant a file uses is reached by its require_relative lines
+#   (test/support/constant_refs.rb).
+# - No server's, proxy's or engine's name is a literal outside its plug-in.
 #
-# system/ (the /proc and socket readers) is a leaf: it requires nothing else
-# of rackbench. A top-level file beside a folder of its name (server.rb,
-# load.rb) counts as that folder; the other top-level files (error.rb,
-# clock.rb ...) are nodes of their own.
+# Each check also has a test that it fails on what it looks for.
 class ArchitectureTest < Minitest::Test
   ROOT = File.expand_path("../../lib/rackbench", __dir__)
-  # Every folder and loose file has a rank; an arrow may only point to an
-  # equal or larger one (a node may require those below it). Loose files
-  # that require nothing of rackbench's folders are the leaves (9).
+  # The ranks, from cli (0) down: an arrow may only point to a node of an
+  # equal or larger rank (siblings may require each other, one way). The
+  # loose files that require none of rackbench's folders, only each other,
+  # are the leaves, all at the bottom rank (9), below system/ (8), which
+  # still may not require them.
   LEAVES = %w[clock error finding periodic ports redact run_file suggest test_seam tls units version environment].freeze
   RANK = { "cli" => 0, "(doctor.rb)" => 1, "search" => 1, "suites" => 2, "runner" => 2, "plan" => 3, "report" => 3,
            "server" => 4, "sampling" => 5, "stats" => 5, "load" => 6, "store" => 6, "workload" => 6, "calibration" => 6,
