@@ -67,10 +67,10 @@ module Rackbench
           (1..@config[:repeat]).each { |rep| run_round(rep, env) }
           next unless @config[:decide]
 
-          AdaptiveRounds.new(plan: @plan, store: @store, listener: @listener, started: started).call do |rep|
+          AdaptiveRounds.new(plan: @plan, store: @store, listener: @listener, started: started).call do |rep, race|
             choose_takes(rep) # before counting the round's trials (--per-boot auto)
-            @progress.total += @plan.round(rep).sum { |setup| @plan.trials_for(setup, rep).size }
-            run_round(rep, env)
+            @progress.total += @plan.round(rep).sum { |setup| round_trials(setup, rep, race).size }
+            run_round(rep, env, race)
           end
         end
       end
@@ -80,11 +80,12 @@ module Rackbench
     private
 
     # The round's setups in its own order (Plan#round), each with the
-    # trials not yet stored.
-    def run_round(rep, env)
+    # trials not yet stored; in a race (Stats::Race), only the open cells'
+    # contenders, so a setup out of every race is not booted.
+    def run_round(rep, env, race = nil)
       choose_takes(rep)
       pending = @plan.round(rep).filter_map do |setup|
-        trials = @plan.trials_for(setup, rep).reject { |t| @stored.include?(t.key) }
+        trials = round_trials(setup, rep, race).reject { |t| @stored.include?(t.key) }
         [setup, trials] if trials.any?
       end
       return run_together(rep, pending, env) if together?(rep, pending)
@@ -93,6 +94,13 @@ module Rackbench
         Session.new(setup: setup, repetition: rep, trials: trials, context: context(env, setup)).call
         TestSeam.hold(:between_setups)
       end
+    end
+
+    def round_trials(setup, rep, race)
+      trials = @plan.trials_for(setup, rep)
+      return trials unless race
+
+      trials.select { |t| race.contender?(t.endpoint, t.concurrency || t.rate, setup.label) }
     end
 
     def run_together(rep, pending, env)

@@ -6,6 +6,7 @@ require_relative "number_format"
 require_relative "decision_text"
 require_relative "quiet_notes"
 require_relative "validity_notes"
+require_relative "race_text"
 
 module Rackbench
   module Report
@@ -21,13 +22,14 @@ module Rackbench
     # line under the answer says what that mark means. The terminal, Markdown
     # and the HTML report all read these entries.
     module AnswerText
-      HEAD = "Answer (req/s at the highest level every setup reached; the decision against the next setup):"
+      HEAD = "Answer (req/s at the highest level every setup reached; the decision against the next setup, or the cell's race):"
       FOREIGN = "~ = measured under foreign load: a lead marked ~ may be other processes' doing; quiet the machine " \
                 "and measure again"
 
       # ranked: the level's valid cells, most req/s first; left_out: its
       # cells that are not valid; versus: the decision's words (nil with one cell).
-      Entry = Struct.new(:endpoint, :level, :ranked, :left_out, :versus, keyword_init: true) do
+      # race: the cell's Stats::Race::Cell when the run was a race.
+      Entry = Struct.new(:endpoint, :level, :ranked, :left_out, :versus, :race, keyword_init: true) do
         def best = ranked[0]
         def second = ranked[1]
 
@@ -85,6 +87,7 @@ module Rackbench
         left_out = setups.map { |s| cells[endpoint, s, level] } - ranked
         e = Entry.new(endpoint: endpoint, level: cells.level_label(level), ranked: ranked, left_out: left_out)
         e.versus = versus(decisions, endpoint, level, ranked[0], ranked[1]) if ranked[1]
+        e.race = decisions.race && decisions.race[endpoint, level]
         e
       end
 
@@ -92,6 +95,11 @@ module Rackbench
         where = "#{entry.endpoint} #{entry.level}"
         left = entry.left_out.map { |c| "#{c.setup}#{ValidityNotes::FLAG}" }.join(", ")
         return "#{where}: no valid cell (#{left}; see the notes under the tables)" unless entry.best
+
+        if entry.race
+          text = "#{where}: #{RaceText.line(entry.race, entry.ranked.to_h { |c| [c.setup, c] })}"
+          return entry.left_out.empty? ? text : "#{text}; left out, not valid: #{left}"
+        end
 
         head = "#{where}: #{cell_text(entry.best)} req/s#{mark(entry.best)}"
         text = if entry.second

@@ -62,7 +62,8 @@ module Rackbench
       # Every decision between setups, cell by cell (Stats::Decisions: paired
       # rounds, the margin, the families and the looks: Stats::Decisions).
       def decisions
-        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@meta["config"]), cells: @cells)
+        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@meta["config"]), cells: @cells,
+                                                                         config: @meta["config"])
       end
 
       def memory? = (@sampled ||= {}).fetch("memory") { @sampled["memory"] = sampled?("memory") }

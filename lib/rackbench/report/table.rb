@@ -89,7 +89,8 @@ module Rackbench
       private
 
       def decisions
-        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@config), cells: @cells)
+        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@config), cells: @cells,
+                                                                         config: @config)
       end
 
       def render_endpoint(endpoint)

@@ -3,6 +3,7 @@
 require_relative "../clock"
 require_relative "../stats/decisions"
 require_relative "../stats/decision_text"
+require_relative "../stats/race"
 
 module Rackbench
   class Runner
@@ -18,6 +19,11 @@ module Rackbench
     # round's duration, monotonic clock, counted from the run's start). What
     # is still undecided then is said in one line: how many pairs, the
     # widest, and where each is listed with the rounds it would likely take.
+    #
+    # With three or more setups each cell is a race (Stats::Race): a round
+    # measures only the open cells' contenders (the block gets the race, and
+    # Runner#run_round asks it), and the run ends when every cell has a
+    # winner or an equivalence group of leaders.
     class AdaptiveRounds
       def initialize(plan:, store:, listener:, started:)
         @plan = plan
@@ -27,12 +33,16 @@ module Rackbench
         @started = started
       end
 
-      # Yields each added round's number; the block measures it.
+      # Yields each added round's number and the race (nil: not a race); the
+      # block measures it.
       def call
         rep = [@config[:repeat], stored_rounds].max
         last = nil
         looks = Stats::Looks.for_config(@config)
         loop do
+          race = race(looks)
+          return race_loop(race, rep, last, looks) { |r, x| yield r, x } if race
+
           decisions = Stats::Decisions.for_run(@store.trials, margin: @config[:margin], looks: looks)
           open = decisions.open_neighbours
           return settled(decisions, rep) if open.empty?
@@ -43,12 +53,56 @@ module Rackbench
           rep += 1
           @listener.note("--decide: #{open.size} pair(s) undecided after #{rep - 1} rounds; measuring round #{rep}")
           t0 = Clock.now
-          yield rep
+          yield rep, nil
           last = Clock.now - t0
         end
       end
 
       private
+
+      def race(looks)
+        return nil unless Stats::Race.on?(@config, @plan.setups.size)
+
+        Stats::Race.for_run(@store.trials, margin: @config[:margin], looks: looks)
+      end
+
+      # The race's loop: a round for the open cells' contenders until every
+      # cell is decided, --max-rounds or the budget.
+      def race_loop(race, rep, last, looks)
+        loop do
+          open = race.open
+          return race_settled(race, rep) if open.empty? && race.cells.any?
+          return settled(Stats::Decisions.for_run(@store.trials, margin: @config[:margin], looks: looks), rep) if race.cells.empty?
+
+          why = stop_reason(rep, last)
+          return race_undecided(race, open, rep, why) if why
+
+          rep += 1
+          racing = open.sum { |c| c.contenders.size }
+          @listener.note("--decide: #{open.size} #{open.size == 1 ? 'cell' : 'cells'} still racing after #{rep - 1} rounds " \
+                         "(#{racing} contenders); measuring round #{rep}")
+          t0 = Clock.now
+          yield rep, race
+          last = Clock.now - t0
+          race = Stats::Race.for_run(@store.trials, margin: @config[:margin], looks: looks)
+        end
+      end
+
+      def race_settled(race, rep)
+        @listener.note("--decide: every cell's race is decided after #{rep} #{rep == 1 ? 'round' : 'rounds'} " \
+                       "(#{race.cells.count { |c| c.outcome == :winner }} winners, " \
+                       "#{race.cells.count { |c| c.outcome == :tie }} equivalence groups)")
+      end
+
+      def race_undecided(race, open, rep, why)
+        names = open.first(3).map do |c|
+          "#{c.endpoint} #{Stats::DecisionText.level_label(c.level, c.loop)} (#{c.contenders.join(', ')})"
+        end
+        more = open.size > 3 ? " and #{open.size - 3} more" : ""
+        @listener.warning("--decide stopped after #{rep} rounds (#{why}) with #{open.size} of #{race.cells.size} " \
+                          "#{race.cells.size == 1 ? 'race' : 'races'} undecided: #{names.join('; ')}#{more}; " \
+                          "each is in the Answer of rackbench report #{@store.path}")
+      end
 
       def settled(decisions, rep)
         rounds = "#{rep} #{rep == 1 ? 'round' : 'rounds'}"

@@ -80,12 +80,22 @@ module Rackbench
 
       attr_reader :entries, :margin, :looks, :invalid
 
+      # The run's race (Stats::Race: run --decide with three or more
+      # setups), or nil; the answer reads its cells.
+      attr_accessor :race
+
       # trials: one run's. margin: the equivalence margin (a share). looks:
       # the run's design (Looks.for_config(meta's config)); the look is at
       # the run's last round. cells: the trials' Cells when the caller has
       # them (a report: one grouping of 100,000 cells, not two).
-      def self.for_run(trials, margin: Decision::DEFAULT_MARGIN, looks: Looks.fixed, cells: nil)
-        new(margin: margin, looks: looks).tap { |d| d.add_run(cells || Cells.new(trials), look: rounds_of(trials)) }
+      # config: the run's (meta.json's or the plan's), to know whether it
+      # was a race (Stats::Race.on?).
+      def self.for_run(trials, margin: Decision::DEFAULT_MARGIN, looks: Looks.fixed, cells: nil, config: nil)
+        cells ||= Cells.new(trials)
+        new(margin: margin, looks: looks).tap do |d|
+          d.add_run(cells, look: rounds_of(trials))
+          d.race = Race.new(cells, margin: margin, looks: looks) if Race.on?(config, cells.setups.size)
+        end
       end
 
       # rows: Stats::Compare's rows (cells met in both runs, each with its
@@ -234,3 +244,6 @@ module Rackbench
     end
   end
 end
+
+# After the class: Race builds Decisions::Entry values and requires this file.
+require_relative "race"

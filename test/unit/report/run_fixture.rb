@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require "rackbench/version"
 require "fileutils"
 
 module Rackbench
@@ -9,7 +10,7 @@ module Rackbench
   # capacity run, capacity.jsonl).
   module RunFixture
     META = {
-      "rackbench" => "0.1.0", "ruby" => "ruby 3.1.2p20 (2022-04-12 revision 4491bb740a) [x86_64-linux-gnu]",
+      "rackbench" => Rackbench::VERSION, "ruby" => "ruby 3.1.2p20 (2022-04-12 revision 4491bb740a) [x86_64-linux-gnu]",
       "hostname" => "bench-host", "kernel" => "Linux 6.1.0", "cpu_model" => "AMD EPYC", "cores" => 2,
       "memory_bytes" => 25_276_514_304, "started_at" => "2026-11-22T15:27:16.141Z",
       "argv" => %w[rackbench run -s puma\ x2:3 -r 3], "engine" => { "name" => "wrk", "version" => "4.1.0" },

@@ -38,8 +38,8 @@ class AdaptiveRoundsTest < Minitest::Test
 
   def test_the_undecided_pairs_are_counted_not_listed
     listener = Warnings.new
-    config = { decide: true, repeat: 3, max_rounds: 3, margin: 0.05, decide_time: 900.0 }
-    plan = Struct.new(:config).new(config)
+    config = { decide: true, race: false, repeat: 3, max_rounds: 3, margin: 0.05, decide_time: 900.0 }
+    plan = Struct.new(:config, :setups).new(config, Array.new(12))
     store = Store.new(trials, "/runs/r1")
     Rackbench::Runner::AdaptiveRounds.new(plan: plan, store: store, listener: listener, started: Rackbench::Clock.now).call { flunk }
     line = listener.warnings.fetch(0)

@@ -1,0 +1,180 @@
+# frozen_string_literal: true
+
+require_relative "cells"
+require_relative "decision"
+require_relative "decisions"
+require_relative "error_budget"
+require_relative "looks"
+require_relative "validity"
+
+module Rackbench
+  module Stats
+    # run --decide with three or more setups: each cell (endpoint x level)
+    # is a race (racing: F-Race, Birattari et al. 2002). At each look (after
+    # each round the design looks at: Stats::Looks), the cell's leader is the
+    # contender with the highest median req/s over the rounds so far, and each
+    # other contender is decided against it (req/s, paired by round, B / A
+    # with A the leader: Stats::Decision). A contender decided slower than the
+    # leader beyond the margin leaves the cell: no later round measures it
+    # there (Runner::AdaptiveRounds asks #contender?). The cell ends
+    #
+    #   winner  one contender left: faster than every other beyond the margin;
+    #   tie     every contender left equivalent to the leader within the
+    #           margin (an equivalence group of leaders), the rest slower;
+    #   open    neither yet: the budget or --max-rounds ends it, said as such.
+    #
+    # The family, stated: every pair of the cell's valid setups (k (k - 1) / 2
+    # for k setups), at every look, shares the rate (ErrorBudget: Bonferroni
+    # over the pairs, the design's alpha spending over the looks). The pairs
+    # decided are chosen by the data (which setup leads), so the rate is held
+    # over all the pairs the race could ask about, not the k - 1 it asks:
+    # with every pair's intervals covering at once with probability >= 95%,
+    # any choice among them is covered. Each cell is its own family: the rate
+    # is per cell's answer (a wrong winner, a wrong tie or a wrong
+    # elimination in that cell at most 5%), not per run. bench/decide_speed.rb
+    # measures it (the race rows).
+    #
+    # A decision, once made, is kept at the look it was made at: an
+    # eliminated setup's interval is the one it was eliminated on. The race
+    # is replayed look by look from the stored rounds, so a resumed run and a
+    # report re-rendered later see the same eliminations as the run did.
+    class Race
+      # One cell's race. eliminated: {setup => Decisions::Entry (B the
+      # setup, A the leader it lost to, at the look it left)}; versus:
+      # {setup => Entry} for the contenders left, against the leader at the
+      # last look.
+      Cell = Struct.new(:endpoint, :level, :loop, :setups, :contenders, :leader, :eliminated, :versus, :look,
+                        keyword_init: true) do
+        def outcome
+          return :winner if contenders.size == 1 && setups.size > 1
+          return :tie if contenders.size > 1 && versus.size == contenders.size - 1 &&
+                         versus.values.all? { |e| e.decision.outcome == :equivalent }
+
+          :open
+        end
+
+        def decided? = outcome != :open
+
+        # The pairs of the family (every pair of the cell's valid setups).
+        def family = setups.size * (setups.size - 1) / 2
+
+        # The eliminated setups, the last to leave (the closest) first.
+        def losers
+          eliminated.sort_by { |setup, e| [-e.decision.look.to_i, -e.decision.ratio, setup] }.map(&:first)
+        end
+
+        def to_h
+          { "endpoint" => endpoint, "level" => level, "loop" => loop, "outcome" => outcome.to_s, "leader" => leader,
+            "contenders" => contenders, "family" => family, "look" => look,
+            "eliminated" => eliminated.to_h { |s, e| [s, e.to_h.merge("at_round" => e.decision.look)] },
+            "versus" => versus.transform_values(&:to_h) }
+        end
+      end
+
+      attr_reader :cells, :margin, :looks
+
+      # Whether a run is a race: --decide with three or more setups, unless
+      # the plan says race: false (a setting, not a flag: the neighbours'
+      # rule of Stats::Decisions then decides).
+      def self.on?(config, setups)
+        return false unless config.is_a?(Hash)
+
+        get = ->(k) { config.key?(k) ? config[k] : config[k.to_s] }
+        get.call(:decide) == true && get.call(:race) != false && setups.to_i >= 3
+      end
+
+      def self.for_run(trials, margin: Decision::DEFAULT_MARGIN, looks: Looks.fixed, cells: nil)
+        new(cells || Cells.new(trials), margin: margin, looks: looks)
+      end
+
+      def initialize(cells, margin:, looks:)
+        @margin = margin
+        @looks = looks
+        @cells = []
+        cells.endpoints.each do |endpoint|
+          cells.levels(endpoint).each do |level|
+            all = cells.setups(endpoint).filter_map { |s| cells[endpoint, s, level] }
+            valid = all.select { |c| Validity.cell(c.records).valid? }
+            @cells << run(endpoint, level, valid) if valid.size >= 2
+          end
+        end
+      end
+
+      def open = @cells.reject(&:decided?)
+
+      # The race of a cell (nil: fewer than two valid setups there). A level
+      # compares by value: the plan's c=8 finds the stored 8, its r=50 the 50.0.
+      def [](endpoint, level)
+        @cells.find { |c| c.endpoint == endpoint && c.level == level }
+      end
+
+      # Whether a later round measures setup in this cell: a cell still
+      # racing whose contender it is. A cell with no race (fewer than two
+      # valid setups: more rounds do not make a cell valid) measures no one.
+      def contender?(endpoint, level, setup)
+        cell = self[endpoint, level]
+        !cell.nil? && !cell.decided? && cell.contenders.include?(setup)
+      end
+
+      def to_a = @cells.map(&:to_h)
+
+      private
+
+      def run(endpoint, level, valid)
+        series = valid.to_h { |c| [c.setup, round_values(c.trials)] }
+        rounds = series.values.flat_map(&:keys).max.to_i
+        budget = ErrorBudget.new(looks: @looks, family: valid.size * (valid.size - 1) / 2)
+        cell = Cell.new(endpoint: endpoint, level: level, loop: valid.first.loop, setups: valid.map(&:setup),
+                        contenders: valid.map(&:setup), leader: nil, eliminated: {}, versus: {}, look: nil)
+        @looks.looks_until(rounds).each do |look|
+          break if cell.decided?
+
+          step(cell, series, look, budget)
+        end
+        cell.leader ||= leader(cell.contenders, series, rounds)
+        cell
+      end
+
+      # One look: the leader, each contender against it, the slower beyond
+      # the margin out.
+      def step(cell, series, look, budget)
+        upto = series.transform_values { |by_round| by_round.select { |r, _| r <= look } }
+        cell.leader = leader(cell.contenders, upto, look)
+        cell.look = look
+        cell.versus = {}
+        (cell.contenders - [cell.leader]).each do |setup|
+          xs, ys = Decision.align(upto.fetch(cell.leader), upto.fetch(setup))
+          next if xs.size < 2
+
+          d = Decision.of(xs, ys, paired: true, margin: @margin, look: look, budget: budget)
+          next unless d
+
+          entry = Decisions::Entry.new(endpoint: cell.endpoint, level: cell.level, loop: cell.loop, a: cell.leader,
+                                       b: setup, metric: "rps", decision: d)
+          d.outcome == :lower ? cell.eliminated[setup] = entry : cell.versus[setup] = entry
+        end
+        cell.contenders -= cell.eliminated.keys
+      end
+
+      def leader(contenders, series, _look)
+        contenders.max_by { |s| [median(series.fetch(s).values), s] }
+      end
+
+      def median(values)
+        return -Float::INFINITY if values.empty?
+
+        sorted = values.sort
+        (sorted[(sorted.size - 1) / 2] + sorted[sorted.size / 2]) / 2.0
+      end
+
+      # {round => req/s} (a 0 req/s trial as half a request: Decisions.value).
+      def round_values(trials)
+        metric = Metrics["rps"]
+        trials.each_with_object({}) do |t, out|
+          v = Decisions.value(t, metric)
+          out[t["repetition"] || 1] = v if v
+        end
+      end
+    end
+  end
+end
