@@ -34,16 +34,19 @@ module Rackbench
       # The quick plan as --help states it, from Config's defaults and each
       # server's default setup (Server::Base.default_label), so it cannot drift.
       def self.banner(cores = Etc.nprocessors)
+        q = Config::QUICK
         d = Config::DEFAULTS
-        levels = d[:concurrency]
         "Usage: rackbench run [PLAN.rb] [options]\n\n" \
-          "With no options, the quick plan on the built-in arena app: each installed server of the\n" \
+          "With no options, the quick plan on the built-in arena app, a race: each installed server of the\n" \
           "default plan in its default setup for this machine's #{cores} core#{'s' unless cores == 1} " \
           "(#{Config.default_setups(cores, installed: Server.keys).join(', ')}),\n" \
-          "endpoints #{Config::QUICK_ENDPOINTS.join(', ')}, concurrency #{levels.join(', ')},\n" \
-          "#{format('%g', d[:duration])} s per trial after a #{format('%g', d[:warmup])} s warm-up per endpoint: " \
-          "#{Config::QUICK_ENDPOINTS.size * levels.size} trials per server, under 3 minutes\n" \
-          "for six servers on 2 cores.\n#{opt_in_line}Options override the plan file.\n\n"
+          "endpoints #{Config::QUICK_ENDPOINTS.join(', ')}, concurrency #{q[:concurrency].join(', ')},\n" \
+          "#{format('%g', q[:duration])} s per trial after a #{format('%g', d[:warmup])} s warm-up per endpoint, " \
+          "rounds (fresh boots) until each endpoint has a decided\n" \
+          "winner or equivalence group (a setup decided slower leaves the race), at most #{q[:max_rounds]} rounds and " \
+          "#{format("%g", q[:decide_time] / 60.0)} minutes.\n" \
+          "-r N, -c, -d, --max-rounds or --time-budget change it; -s, -e or a plan file make your own plan.\n" \
+          "#{opt_in_line}Options override the plan file.\n\n"
       end
 
       # The installed servers the quick plan leaves to be named (Itsi, Iodine,
@@ -104,7 +107,8 @@ module Rackbench
         raise UsageError, "--quick picks a suite's quick variant: add --suite NAME (rackbench suites lists them)" if quick && !@suite
 
         suite = @suite && Suites.settings(@suite, cores: Etc.nprocessors, quick: quick)
-        Config.build(suite, plan_path && plan_settings(plan_path), cli)
+        Config.build(Config.quick_layer(cli, plan_path: plan_path, suite: @suite), suite,
+                     plan_path && plan_settings(plan_path), cli)
       end
 
       # A plan file only sets settings: a process it started and left

@@ -97,7 +97,26 @@ module Rackbench
     # --probe's default for a user's app (probe: nil): decided by the probe's measured
     # overhead (bench/probe_overhead.rb; the README and docs/running.md give the figure and the reason).
     PROBE_DEFAULT = false
-    QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.05"].freeze
+    QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.01"].freeze
+
+    # The quick plan answers (issue 42, item 4): a run that names no plan
+    # (no plan file, suite, app, URL, ref, setup, endpoint or scenario) and
+    # no rounds (--repeat, --decide) is a race (Stats::Race) of the default
+    # setups on QUICK_ENDPOINTS at c = 8, rounds until each endpoint has a
+    # winner or an equivalence group of leaders, within QUICK's budget.
+    # Each of these is a layer under the command line: -c 1,8, -d 2,
+    # --max-rounds or --time-budget given win over it, and -r N (or a plan)
+    # gives the fixed rounds of before. The values were chosen from
+    # measured races here (docs/methodology.md, "The quick plan's race").
+    QUICK = { concurrency: [8], duration: 1.0, decide: true, max_rounds: 8, decide_time: 240.0 }.freeze
+    QUICK_UNLESS = %i[setups endpoints scenario app url refs repeat decide resume].freeze
+
+    # The quick plan's layer for these command-line settings, or nil.
+    def self.quick_layer(cli, plan_path: nil, suite: nil)
+      return nil if plan_path || suite || QUICK_UNLESS.any? { |k| cli.key?(k) && ![nil, [], false].include?(cli[k]) }
+
+      QUICK
+    end
     AUTO = Values::AUTO
     PILOT_ROUNDS = Rules::PerBoot::PILOT_ROUNDS
     PILOT_TAKES = Rules::PerBoot::PILOT_TAKES

@@ -26,8 +26,9 @@ class CliOptionsTest < Minitest::Test
     require "rackbench/cli/run"
     text = Rackbench::CLI::RunCommand.banner(4)
     assert_match(/\(puma x4:5, unicorn x4, thin, passenger x4, falcon x4, pitchfork x4\)/, text)
-    assert_match(%r{endpoints /hello, /fibonacci/25, /template-render, /pause/0\.05, concurrency 1, 8,}, text)
-    assert_match(/2 s per trial after a 1 s warm-up per endpoint: 8 trials per server, under 3 minutes/, text)
+    assert_match(%r{endpoints #{Rackbench::Config::QUICK_ENDPOINTS.join(', ')}, concurrency 8,}, text)
+    assert_match(/1 s per trial after a 1 s warm-up per endpoint, rounds \(fresh boots\) until each endpoint has a decided/, text)
+    assert_match(/at most 8 rounds and 4 minutes\.$/, text)
     assert_includes help("run"), "each installed server of the\ndefault plan in its default setup for this machine's #{Etc.nprocessors} cores"
     assert_match(/^Opt-in: itsi, iodine, agoo \(name them with -s, or --suite field-2026\)\.$/, help("run"), "bin/setup installs them")
   end

@@ -156,4 +156,21 @@ class ConfigTest < Minitest::Test
     e = assert_raises(Rackbench::UsageError) { Rackbench::Config.build(boot: "together", url: "http://127.0.0.1:9/") }
     assert_match(/drop --boot/, e.message)
   end
+
+  # Issue 42, item 4: a run that names no plan and no rounds is the quick
+  # race; anything that names a plan or rounds keeps its own.
+  def test_the_quick_plan_is_a_race_only_when_nothing_names_a_plan
+    c = Rackbench::Config
+    quick = c.build(c.quick_layer({}), {})
+    assert_equal [8], quick[:concurrency]
+    assert quick[:decide]
+    assert_equal c::QUICK[:max_rounds], quick[:max_rounds]
+    assert_equal [1, 8], c.build(c.quick_layer({}), { concurrency: [1, 8] })[:concurrency], "-c wins over the quick layer"
+    assert_equal 2.0, c.build(c.quick_layer({}), { duration: 2.0 })[:duration]
+    { setups: ["puma x2:5"], endpoints: ["/hello"], repeat: 3, decide: true, app: "rails", url: "http://127.0.0.1:1/" }.each do |key, value|
+      assert_nil c.quick_layer({ key => value }), "#{key} names a plan or rounds"
+    end
+    assert_nil c.quick_layer({}, plan_path: "plan.rb")
+    assert_nil c.quick_layer({}, suite: "field-2026")
+  end
 end
