@@ -43,40 +43,10 @@ MAX_ROUNDS = 20
 RULES = { "before" => { boundary: :union, dependence: false }, "now" => { boundary: :union, dependence: true },
           "exact" => { boundary: :exact, dependence: true } }.freeze
 
-def normal(rng) = Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand)
+def normal(rng) = DecideFeed.normal(rng)
 
-# A standardised gamma(k) draw (mean 0, sd 1, skew 2 / sqrt(k)); k a whole number.
-def gamma_z(rng, k) = (Array.new(k) { -Math.log(1 - rng.rand) }.sum - k) / Math.sqrt(k)
-
-RESIDUALS = begin
-  data = JSON.parse(File.read(File.expand_path("data/decision_rounds.json", __dir__)))
-  data["runs"].values.flat_map do |run|
-    d = run["rounds"].map { |a, b| Math.log(b / a) }
-    m = d.sum / d.size
-    d.map { |x| x - m }
-  end
-end
-
-# name => lambda(rng, n) giving n per-round log-ratio noises.
-NOISE = {
-  "normal 3%" => ->(rng, n) { Array.new(n) { 0.03 * normal(rng) } },
-  "normal 8%" => ->(rng, n) { Array.new(n) { 0.08 * normal(rng) } },
-  "AR(1) 0.2, 3%" => lambda { |rng, n|
-    x = normal(rng)
-    Array.new(n) { x = 0.2 * x + Math.sqrt(1 - 0.04) * normal(rng); 0.03 * x }
-  },
-  "AR(1) 0.3, 3%" => lambda { |rng, n|
-    x = normal(rng)
-    Array.new(n) { x = 0.3 * x + Math.sqrt(1 - 0.09) * normal(rng); 0.03 * x }
-  },
-  "skew -1, 3%" => ->(rng, n) { Array.new(n) { -0.03 * gamma_z(rng, 4) } },
-  "skew -2, 3%" => ->(rng, n) { Array.new(n) { -0.03 * gamma_z(rng, 1) } },
-  "bimodal boots, 3%" => ->(rng, n) { Array.new(n) { 0.018 * normal(rng) + (rng.rand < 0.5 ? 0.024 : -0.024) } },
-  "1 in 20 lose 30%" => lambda { |rng, n|
-    Array.new(n) { 0.03 * normal(rng) + (rng.rand < 0.05 ? (rng.rand < 0.5 ? 1 : -1) * Math.log(0.7) : 0.0) }
-  },
-  "this machine's" => ->(rng, n) { Array.new(n) { RESIDUALS[rng.rand(RESIDUALS.size)] } }
-}.freeze
+# name => lambda(rng, n) giving n per-round log-ratio noises (bench/support/decide_feed.rb).
+NOISE = DecideFeed::NOISE
 
 TRUTHS = { "1.00" => 1.0, "1.05" => 1.05, "0.95" => 0.95, "1/0.95" => 1 / 0.95, "1.10" => 1.10 }.freeze
 # The rows each noise is measured at (the full set at the two normal spreads and this machine's).

@@ -4,6 +4,7 @@
 # records a run stores, fed to the product's own code (Stats::Decisions
 # for one look, Runner::AdaptiveRounds for run --decide's loop), each
 # run's last req/s decision of B against A read back.
+require "json"
 require "rackbench/clock"
 require "rackbench/stats/decisions"
 require "rackbench/stats/looks"
@@ -14,6 +15,41 @@ module DecideFeed
   FLIP = { higher: :lower, lower: :higher, direction_higher: :direction_lower, direction_lower: :direction_higher }.freeze
 
   module_function
+
+  def normal(rng) = Math.sqrt(-2 * Math.log(1 - rng.rand)) * Math.cos(2 * Math::PI * rng.rand)
+
+  # A standardised gamma(k) draw (mean 0, sd 1, skew 2 / sqrt(k)); k a whole number.
+  def gamma_z(rng, k) = (Array.new(k) { -Math.log(1 - rng.rand) }.sum - k) / Math.sqrt(k)
+
+  # The residuals of the recorded rounds' per-round log ratios (bench/data/decision_rounds.json).
+  RESIDUALS = JSON.parse(File.read(File.expand_path("../data/decision_rounds.json", __dir__)))["runs"].values.flat_map do |run|
+    d = run["rounds"].map { |a, b| Math.log(b / a) }
+    m = d.sum / d.size
+    d.map { |x| x - m }
+  end.freeze
+
+  # Noise shaped like a real machine's: name => lambda(rng, n) giving n
+  # per-round log noises (bench/decide_speed.rb: of the ratio B/A;
+  # bench/race_check.rb: of each setup's req/s).
+  NOISE = {
+    "normal 3%" => ->(rng, n) { Array.new(n) { 0.03 * normal(rng) } },
+    "normal 8%" => ->(rng, n) { Array.new(n) { 0.08 * normal(rng) } },
+    "AR(1) 0.2, 3%" => lambda { |rng, n|
+      x = normal(rng)
+      Array.new(n) { x = 0.2 * x + Math.sqrt(1 - 0.04) * normal(rng); 0.03 * x }
+    },
+    "AR(1) 0.3, 3%" => lambda { |rng, n|
+      x = normal(rng)
+      Array.new(n) { x = 0.3 * x + Math.sqrt(1 - 0.09) * normal(rng); 0.03 * x }
+    },
+    "skew -1, 3%" => ->(rng, n) { Array.new(n) { -0.03 * gamma_z(rng, 4) } },
+    "skew -2, 3%" => ->(rng, n) { Array.new(n) { -0.03 * gamma_z(rng, 1) } },
+    "bimodal boots, 3%" => ->(rng, n) { Array.new(n) { 0.018 * normal(rng) + (rng.rand < 0.5 ? 0.024 : -0.024) } },
+    "1 in 20 lose 30%" => lambda { |rng, n|
+      Array.new(n) { 0.03 * normal(rng) + (rng.rand < 0.05 ? (rng.rand < 0.5 ? 1 : -1) * Math.log(0.7) : 0.0) }
+    },
+    "this machine's" => ->(rng, n) { Array.new(n) { RESIDUALS[rng.rand(RESIDUALS.size)] } }
+  }.freeze
 
   # A trial record as a run stores it (Little's law holds, 10 s trials: valid).
   def trial(setup, round, rps)
@@ -36,7 +72,10 @@ module DecideFeed
 
   # The product's own --decide loop over pre-drawn rounds [[a, b], ...].
   class Feed
-    Plan = Struct.new(:config)
+    # Two setups, A and B: not a race (Stats::Race.on? needs three or more).
+    Plan = Struct.new(:config) do
+      def setups = %w[A B]
+    end
     Quiet = Struct.new(:lines) do
       def note(*) = nil
       def warning(*) = nil
