@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require_relative "../../stats/summary"
+require_relative "../../stats/slo"
+require_relative "../../stats/validity"
 require_relative "../../report/number_format"
 
 module Rackbench
@@ -206,8 +208,12 @@ module Rackbench
         # Round 3: one finalist's repetitions judged against the SLO. A
         # repetition the load generator could not hold is a miss (it
         # confirms nothing), counted apart in "client".
+        # A trial that is not valid (Stats::Validity: too short for its
+        # latency, Little's law failing) holds nothing: its req/s and p99
+        # are not the server's, so it fails with the reason (round 3 said
+        # "confirmed" on two such trials: issue 46, item 9).
         def confirmation(records, slo)
-          verdicts = records.map { |r| slo.judge(r) }
+          verdicts = records.map { |r| judge(r, slo) }
           passes = verdicts.count(&:pass)
           { "n" => records.size, "passes" => passes, "holds" => records.any? && passes * 2 > records.size,
             "client" => verdicts.count(&:client),
@@ -215,6 +221,13 @@ module Rackbench
             "rps" => summary(records.map { |r| r["goodput_rps"] || r["rps"] }),
             "p99_ms" => summary(records.map { |r| r.dig("latency_ms", "p99") }),
             "footprint_mb" => summary(records.map { |r| r.dig("memory", "pss_total_mb") }) }
+        end
+
+        def judge(record, slo)
+          problem = Stats::Validity.trial(record).problems.first
+          return slo.judge(record) unless problem && record["valid"] != false
+
+          Stats::Slo::Verdict.new(pass: false, reason: "not valid: #{problem.text}", marginal: false, client: false)
         end
 
         def summary(values)

@@ -216,4 +216,16 @@ class TuneRacingTest < Minitest::Test
     refute c["holds"]
     assert_equal ["invalid trial: achieved 171.4 req/s, 77.9% of the 220 req/s target"], c["failures"]
   end
+
+  # Issue 46, item 9: round 3 said "confirmed" on two trials that were not
+  # valid. A trial too short for its latency holds nothing.
+  def test_a_trial_not_valid_does_not_hold_the_slo
+    slo = Rackbench::Stats::Slo.new(p99_ms: 300)
+    short = run_at(20, 100).merge("concurrency" => 16, "run" => { "duration_s" => 2.0 })
+    c = R.confirmation([short, short, run_at(220, 100)], slo)
+    refute c["holds"], "two of three trials not valid"
+    assert_match(/\Anot valid: trial too short for its latency/, c["failures"].first)
+    ok = run_at(220, 100).merge("concurrency" => 16, "run" => { "duration_s" => 2.0 })
+    assert R.confirmation([ok, ok, short], slo)["holds"], "valid trials still hold it"
+  end
 end
