@@ -34,8 +34,9 @@ class FaultOutputTest < Minitest::Test
 
   def test_a_gate_read_through_head_keeps_its_status
     a = stored_run("a", 1.0)
-    start_into_head("compare", a, stored_run("b", 0.5), "--fail-if-slower", "5", lines: 1)
-    assert_fault_outcome(exit_code: 1, message: /\ASlower: req\/s is decided lower by more than 5% in 400 cell\(s\)/)
+    b = stored_run("b", 0.5)
+    start_into_head("compare", a, b, "--fail-if-slower", "5", lines: 1)
+    assert_fault_outcome(exit_code: 1, message: /\ASlower: #{b} is decided slower than #{a} by more than 5% in 400 cell\(s\)/)
     start_into_head("compare", a, stored_run("same", 1.0), "--fail-if-slower", "5", lines: 1)
     assert_fault_outcome(exit_code: 1, silent: "a closed pipe is silent (STYLE.md); the status says what was not delivered")
   end

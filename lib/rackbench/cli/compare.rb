@@ -38,7 +38,7 @@ module Rackbench
         compare = Stats::Compare.new(a.trials, b.trials, pairs: pairs.to_h, margin: margin)
         # The gate is decided before anything is printed, so a reader that
         # stops early (| head -1) cannot turn a failed gate into a pass.
-        status, line = compare.rows.empty? ? [1, nil] : gate(compare, opts[:gate], a, b)
+        status, line = compare.rows.empty? ? [1, nil] : gate(compare, opts[:fail_if_slower], a, b)
         OutputFailed.guard(status) do
           pairs.to_h.each { |sb, sa| @out.puts "Pairing RUN_B's setup #{sb.inspect} with RUN_A's #{sa.inspect}." }
           print_notices(a, b)
@@ -49,14 +49,14 @@ module Rackbench
         end
         status
       rescue OutputFailed
-        say_gate(line)
+        say_gate(line) unless status&.zero? # a pass whose report was not written is not said
         raise
       end
 
       private
 
       # Declared once in CLI::Options, with their defaults; the margin's is RUN_A's first.
-      OPTIONS = %i[pairs margin gate].freeze
+      OPTIONS = %i[pairs margin fail_if_slower].freeze
       BANNER = "Usage: rackbench compare RUN_A RUN_B [options]\n\n" \
                "Compares two stored runs cell by cell (endpoint x setup x concurrency): for req/s, p99 and PSS,\n" \
                "the ratio B/A with its 95% interval. Two runs made at different times cannot be paired, so\n" \

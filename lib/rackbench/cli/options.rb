@@ -39,6 +39,14 @@ module Rackbench
                                    many: many)
       end
 
+      # --time-budget is two options under one flag and one parser: run
+      # --decide's (:decide_time, Config's: no round is added after it) and
+      # tune's (:time_budget: the search stops); each its own key, default
+      # (15m, 10m) and floor (1 s, 10 s).
+      def self.time_budget(key, help, min:, **more)
+        declare key, "--time-budget TIME", help, parse: ->(v) { Units.seconds(v, min: min) }, **more
+      end
+
       # What every measuring command may take.
       SERVER_WORDS = Server::ADAPTERS.filter_map { |key, klass| "#{key} #{klass.setup_words.join('|')}" if klass.setup_words.any? }
       declare :setups, "-s", "--setup LABEL", 'server setup, repeatable: "puma x2:5", "unicorn x4", "thin", "passenger x2"; ' \
@@ -49,10 +57,12 @@ module Rackbench
       declare :refs, "--ref REF", "with --app in a git repository: a commit of the app to compare (repeatable, 2 or more: " \
                                   "--ref main --ref HEAD), each checked out into the run directory; labels main@1a2b3c4",
               many: true
-      declare :fail_if_slower, "--fail-if-slower PERCENT", "with --ref: exit 1 when a later ref is decided slower than the " \
-                                                        "first by more than PERCENT (0: the --margin), 3 when that cannot " \
-                                                        "be decided, 0 when it is not",
-              parse: ->(v) { Units.percent(v, flag: "--fail-if-slower") }
+      # The gate (Stats::Gate): run --ref's and compare's, one option.
+      declare :fail_if_slower, "--fail-if-slower PERCENT",
+              ["exit 1 when some cell's req/s is decided slower by more than PERCENT (0: the --margin): in",
+               "run, a later --ref than the first; in compare, RUN_B than RUN_A; or when cells are missing; exit 3",
+               "when that cannot be decided: an interval reaches past -PERCENT, or a cell has fewer than 2 of both"],
+              parse: ->(v) { Units.gate_percent(v) }
       declare :endpoints, "-e", "--endpoint PATH", "endpoint to load, repeatable: /hello, /pause/0.05 ...",
               many: true, rule: "4 arena endpoints; / with --app PATH or --url"
       declare :concurrency, "-c", "--concurrency LIST", "open connections per level, e.g. 1,8,32", default: :config
@@ -80,8 +90,8 @@ module Rackbench
                                    "(after every round from round 3) spends a share of the 5% rate, so stopping at " \
                                    "the first decision keeps it", parse: ->(_) { true }
       declare :max_rounds, "--max-rounds N", "with --decide: rounds at most (the looks share the rate up to it)", default: :config
-      declare :decide_time, "--time-budget TIME", "with --decide: add no round after this long (from the run's start): " \
-                                                  "15m, 900s", rule: "15m", parse: ->(v) { Units.seconds(v, min: 1) }
+      time_budget :decide_time, "with --decide: add no round after this long (from the run's start): 15m, 900s",
+                  rule: "15m", min: 1
       # The margin's default is Stats::Decision's, shown as a percentage; run,
       # report and compare take this one declaration (their own rule for
       # where a stored run's margin comes first).
@@ -159,8 +169,7 @@ module Rackbench
               parse: ->(v) { Units.mebibytes(v) }
       declare :servers, "--servers LIST", "servers to try (#{Server.keys.join(', ')})",
               default: Server.tune_defaults.join(","), parse: ->(v) { Options.servers(v) }
-      declare :time_budget, "--time-budget TIME", "stop searching after this long: 10m, 90s, 1h",
-              default: "10m", parse: ->(v) { Units.seconds(v, min: 10) }
+      time_budget :time_budget, "stop searching after this long: 10m, 90s, 1h", default: "10m", min: 10
       declare :max_workers, "--max-workers N", "at most N workers", rule: "what fits the budget, at most 2 x cores",
               parse: ->(v) { Units.count(v, flag: "--max-workers", max: Setup::MAX_WORKERS) }
       declare :predict, "--no-predict", "round 1 in its plain order, not nearest the probe split's prediction first " \
@@ -191,10 +200,6 @@ module Rackbench
       declare :pairs, "--pair A=B", ["compare RUN_B's setup B with RUN_A's setup A, e.g. --pair \"puma x2:5=puma x2:5 on yjit\"",
                                      "(repeatable; automatic when each run has one setup; rows show \"A → B\")"],
               many: true, parse: ->(v) { Options.pair(v) }
-      declare :gate, "--fail-if-slower PERCENT", ["exit 1 when some cell's req/s is decided slower in RUN_B by more than PERCENT",
-                                                  "(its own margin; 0: the --margin); exit 3 when that cannot be decided: a cell's",
-                                                  "interval reaches past -PERCENT, or a cell has fewer than 2 repetitions"],
-              parse: ->(v) { Units.gate_percent(v) }
 
       module_function
 

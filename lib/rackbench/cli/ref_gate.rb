@@ -2,16 +2,17 @@
 
 require_relative "../stats/ref_gate"
 require_relative "../stats/decision_text"
+require_relative "../stats/gate_text"
 require_relative "../stats/decisions"
 require_relative "../stats/looks"
 
 module Rackbench
   module CLI
-    # run --ref BASE --ref HEAD --fail-if-slower P: the gate's one sentence
-    # (stderr) and exit status from Stats::RefGate: 1 slower beyond P, or a
-    # ref's cells missing (it failed); 3 undecided; 0 passed. Undecided
-    # after run --decide says what stopped the rounds (DecideStop) and what
-    # would decide, never "add rounds (--decide)" to a run that had it.
+    # run --ref BASE --ref HEAD --fail-if-slower P: the gate (Stats::RefGate,
+    # a Stats::Gate) with its exit status and its sentence (Stats::GateText),
+    # told what a run's undecided gate needs: after run --decide, what
+    # stopped the rounds (DecideStop) and what would decide, never "add
+    # rounds (--decide)" to a run that had it.
     class RefGate
       # Why run --decide added no more rounds, read from the stored rounds
       # (the run's report is rendered from what was stored): :max_rounds
@@ -33,47 +34,24 @@ module Rackbench
         DecideStop.new(reason: reason, rounds: rounds, config: config)
       end
 
-      def initialize(gate, percent:, share:, decide_stop: nil)
+      # gate: a Stats::RefGate; percent: --fail-if-slower's value; share:
+      # the gate's margin, which the gate holds (Stats::Gate#share).
+      def initialize(gate, percent:, share: gate.share, decide_stop: nil)
+        raise ArgumentError, "a gate at #{gate.share} told it is at #{share}" unless share == gate.share
+
         @gate = gate
         @percent = percent
-        @share = share
         @stop = decide_stop
       end
 
       def status = @gate.status
 
       def sentence
-        return missing if @gate.missing.any?
-        return slower if @gate.slower.any?
-        return undecided if @gate.undecided.any?
-
-        "Passed: no ref is slower than #{base} by more than #{beyond} in #{@gate.passed.size} cell(s): " \
-          "#{cells(@gate.passed)} (#{flag})"
+        Stats::GateText.new(@gate, percent: @percent, to_decide: to_decide, cause: "the ref failed: see the failures above")
+                       .sentence
       end
 
       private
-
-      def base = (@gate.passed + @gate.slower + @gate.undecided + @gate.missing).first&.base.to_s
-
-      def beyond = "#{Stats::DecisionText.pct(@share * 100)}%"
-
-      def flag = "--fail-if-slower #{format('%g', @percent)}"
-
-      def missing
-        "Gate failed: #{@gate.missing.size} cell(s) of #{base} have no counterpart: #{where(@gate.missing)} " \
-          "(the ref failed: see the failures above); #{flag} cannot pass on missing measurements"
-      end
-
-      def slower
-        "Slower: #{@gate.slower.map(&:head).uniq.join(', ')} is decided slower than #{base} by more than #{beyond} " \
-          "in #{@gate.slower.size} cell(s): #{cells(@gate.slower)} (#{flag}, exit 1)"
-      end
-
-      def undecided
-        "Undecided: #{@gate.undecided.size} cell(s) could be slower than #{base} by more than #{beyond} (the " \
-          "family's 95% interval of req/s reaches below -#{beyond}): #{cells(@gate.undecided)}: #{to_decide}; " \
-          "#{flag} neither passes nor fails (exit 3)"
-      end
 
       # What would decide the undecided cells, after what stopped the rounds.
       def to_decide
@@ -99,37 +77,14 @@ module Rackbench
       # of the undecided cells (Stats::Decision#spread_pct: the standard
       # deviation of a round's log ratio), the one that held the gate open.
       def widest_spread
-        found = @gate.undecided.select(&:entry).max_by { |f| f.entry.decision.spread_pct } or return nil
-        "the per-round spread of #{found.head}/#{found.base} at #{Stats::DecisionText.pct(found.entry.decision.spread_pct)}% " \
-          "(#{where([found])})"
+        found = @gate.undecided.select(&:entry).max_by { |f| f.decision.spread_pct } or return nil
+        "the per-round spread of #{found.b}/#{found.a} at #{Stats::DecisionText.pct(found.decision.spread_pct)}% " \
+          "(#{where(found)})"
       end
 
       def beyond_of(share) = "#{Stats::DecisionText.pct(share * 100)}%"
 
-      def cells(found)
-        shown = found.first(5).map do |f|
-          "#{where([f])} #{f.head} against #{f.base} (#{words(f)})"
-        end
-        shown.join("; ") + (found.size > 5 ? "; ..." : "")
-      end
-
-      # The decision's words; a passed cell whose two-sided outcome is
-      # undecided (its interval reaches above +P, never below -P) says what
-      # the gate read from it, one-sided: "undecided" in a passed sentence
-      # read as a contradiction, and the run's answer may call the same pair,
-      # the other way round, equivalent.
-      def words(found)
-        entry = found.entry or return "fewer than 2 rounds of both"
-        d = entry.decision
-        return Stats::DecisionText.phrase(entry) unless d.outcome == :undecided && @gate.passed.include?(found)
-
-        "req/s not slower by more than #{beyond} (95% CI #{Stats::DecisionText.signed(d.low_pct)} to " \
-          "#{Stats::DecisionText.signed(d.high_pct)})"
-      end
-
-      def where(found)
-        found.first(5).map { |f| "#{f.endpoint} #{Stats::DecisionText.level_label(f.level, f.loop)}" }.uniq.join(", ")
-      end
+      def where(found) = "#{found.endpoint} #{Stats::DecisionText.level_label(found.level, found.loop)}"
     end
   end
 end

@@ -3,6 +3,7 @@
 require_relative "cells"
 require_relative "metrics"
 require_relative "decisions"
+require_relative "gate"
 
 module Rackbench
   module Stats
@@ -79,23 +80,17 @@ module Rackbench
         @rows.each { |r| r.changes.each { |ch| ch.entry = @decisions.for_row(r, ch.metric.key) } }
       end
 
-      # The gate of `compare --fail-if-slower`: req/s alone, decided at the
-      # gate's own margin (a share), one family (Stats::Decisions).
-      # { slower: [[row, entry]], undecided: [[row, entry]] that could be
-      # slower by more than the margin, untested: [row] (no decision) }.
+      # The gate of `compare --fail-if-slower` (Stats::Gate): req/s alone,
+      # decided at the gate's own margin (a share), one family
+      # (Stats::Decisions); RUN_A's cells that RUN_B lacks are missing.
       def gate(margin)
         family = Decisions.for_comparison(@rows, margin: margin, metrics: %w[rps])
-        found = { slower: [], undecided: [], untested: [] }
-        @rows.each do |row|
-          next unless row.change("rps")
-
-          entry = family.for_row(row, "rps")
-          if entry.nil? then found[:untested] << row
-          elsif entry.outcome == "slower" then found[:slower] << [row, entry]
-          elsif entry.decision.ci_low < 1 - margin then found[:undecided] << [row, entry] # not decided, could be slower
-          end
+        cells = @rows.select { |row| row.change("rps") }.map do |row|
+          Gate::Cell.new(endpoint: row.endpoint, level: row.level, loop: row.loop, a: row.setup, b: row.setup_b,
+                         entry: family.for_row(row, "rps"))
         end
-        found
+        missing = @only_a.map { |c| Gate::Cell.new(endpoint: c.endpoint, level: c.level, loop: c.loop, a: c.setup) }
+        Gate.new(margin, cells: cells, missing: missing)
       end
 
       private

@@ -31,6 +31,6 @@ class CompareRunsTest < Minitest::Test
     assert_match(%r{slower(?:: B/A 0\.\d+x| by \d+%) \(95% CI}, rps_line.to_s, out)
     status, _out, err = run_cli("compare", a, b, "--fail-if-slower", "20")
     assert_equal 1, status
-    assert_match(/\ASlower: req\/s is decided lower by more than 20% in 1 cell/, err)
+    assert_match(/\ASlower: #{b} is decided slower than #{a} by more than 20% in 1 cell/, err)
   end
 end

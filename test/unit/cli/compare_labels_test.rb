@@ -77,8 +77,8 @@ class CompareLabelsTest < Minitest::Test
     # R, Welch at 1 - 0.05/2 on the logs (two req/s decisions): 0.3744-0.4273.
     assert_match(%r{^puma x2:5 → puma x2:5 on yjit\s+8\s+req/s\s+200 ±2% n=3\s+80.0 ±2% n=3\s+-60\.0%\s+slower: B/A 0\.4x \(95% CI 0\.374x-0\.427x\)$}, out)
     assert_match(%r{^thin\s+8\s+req/s\s}, out, "an unpaired row keeps its one label")
-    assert_equal "Slower: req/s is decided lower by more than 5% in 1 cell(s): " \
-                 "/hello puma x2:5 → puma x2:5 on yjit c=8 (slower: B/A 0.4x (95% CI 0.374x-0.427x)) (--fail-if-slower 5)\n", err
+    assert_equal "Slower: #{b} is decided slower than #{a} by more than 5% in 1 cell(s): /hello c=8 puma x2:5 on yjit " \
+                 "against puma x2:5 (req/s slower: B/A 0.4x (95% CI 0.374x-0.427x)) (--fail-if-slower 5, exit 1)\n", err
   end
 
   def test_the_automatic_pair_of_one_setup_each_names_both

@@ -45,6 +45,29 @@ class SharedOptionsTest < Minitest::Test
     assert_equal '--pair "a=": write "SETUP IN RUN_A=SETUP IN RUN_B"', e.message
   end
 
+  # --fail-if-slower is declared once, for run --ref and compare, with
+  # compare's parser; --time-budget is two options (run --decide's, tune's
+  # search) with one parser, each its own floor.
+  def test_the_gate_option_is_declared_once
+    assert_equal [:fail_if_slower], O::DECLARED.values.select { |o| o.flags.include?("--fail-if-slower PERCENT") }.map(&:key)
+    %w[run compare].each { |command| line(help(command), "--fail-if-slower PERCENT") }
+    assert_in_delta 2.5, O::DECLARED.fetch(:fail_if_slower).parse.call("2.5%")
+    assert_raises(Rackbench::UsageError) { O::DECLARED.fetch(:fail_if_slower).parse.call("100") }
+    run, tune = O::DECLARED.values_at(:decide_time, :time_budget)
+    assert_equal [["--time-budget TIME"], ["--time-budget TIME"], 5.0], [run.flags, tune.flags, run.parse.call("5s")]
+    e = assert_raises(Rackbench::UsageError) { tune.parse.call("5s") }
+    assert_equal '--time-budget "5s": write a duration of at least 10 s such as 10m, 90s or 1h', e.message
+  end
+
+  # OptionParser reads a help line that starts with "-" as one more flag
+  # of the option ("--ref than the first" made --ref a --fail-if-slower).
+  def test_no_help_line_starts_with_a_dash
+    O::DECLARED.each_value do |option|
+      lines = Array(option.help.respond_to?(:call) ? option.help.call : option.help)
+      lines.each { |text| refute_match(/\A-/, text, "#{option.key}'s help") }
+    end
+  end
+
   # A server's tune option comes from its adapter (Server::Base.ladder_option).
   def test_servers_contribute_their_thread_ladders
     with = Rackbench::Server::ADAPTERS.select { |_, klass| klass.ladder_option }

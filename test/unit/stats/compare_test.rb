@@ -40,8 +40,8 @@ class StatsCompareTest < Minitest::Test
 
     back = compare(F.repetitions([197, 200, 203], **CELL), F.repetitions([78, 80, 82], **CELL))
     assert_equal "slower", rps_change(back).outcome
-    assert_equal 1, back.gate(0.5)[:slower].size
-    assert_empty back.gate(0.7).values.flatten, "a 60% drop is decided not beyond 70%"
+    assert_equal 1, back.gate(0.5).slower.size
+    assert_equal [:passed, 1], [back.gate(0.7).verdict, back.gate(0.7).passed.size], "a 60% drop is decided not beyond 70%"
   end
 
   # The gate: undecided cells that could be slower than its margin, and
@@ -52,9 +52,10 @@ class StatsCompareTest < Minitest::Test
     b = F.repetitions([1040, 850, 970], **CELL) + F.repetitions([103, 104, 102], **CELL, concurrency: 16) +
         F.repetitions([50, 51], **CELL, concurrency: 32)
     found = compare(a, b).gate(0.05)
-    assert_empty found[:slower]
-    assert_equal [8], found[:undecided].map { |row, _| row.level }
-    assert_equal [32], found[:untested].map(&:level)
+    assert_empty found.slower
+    assert_equal [8, 32], found.undecided.map(&:level)
+    assert_equal [32], found.too_few.map(&:level)
+    assert_equal [16], found.passed.map(&:level)
   end
 
   def test_one_repetition_cannot_be_decided
@@ -63,7 +64,7 @@ class StatsCompareTest < Minitest::Test
     assert ch.too_few?
     assert_nil ch.entry
     assert_equal "cannot decide", ch.outcome
-    assert_equal 1, cmp.gate(0.05)[:untested].size
+    assert_equal 1, cmp.gate(0.05).too_few.size
   end
 
   def test_p99_and_memory_are_decided_when_present
@@ -106,8 +107,8 @@ class StatsCompareTest < Minitest::Test
     cmp = compare(a, b)
     assert_equal "slower", rps_change(cmp).outcome, rps_change(cmp).decision.to_h.inspect
     found = cmp.gate(0.05)
-    assert_equal 1, found[:slower].size
-    assert_empty found[:untested]
+    assert_equal 1, found.slower.size
+    assert_empty found.too_few
   end
 
   def test_cells_in_one_run_only_are_listed

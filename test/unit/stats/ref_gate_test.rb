@@ -31,7 +31,7 @@ class RefGateTest < Minitest::Test
   def test_alike_passes_the_gate
     g = gate([400, 410, 395, 405, 402], [401, 409, 396, 404, 403])
     assert_equal [0, 1], [g.status, g.passed.size]
-    assert_match(/\APassed: no ref is slower than main@1a2b3c4 by more than 5% in 1 cell\(s\): .*equivalent within \+-5%/, words(g))
+    assert_match(%r{\APassed: HEAD@5d6e7f8 is not slower than main@1a2b3c4 by more than 5% in 1 cell\(s\): /work c=2 HEAD@5d6e7f8 against main@1a2b3c4 \(req/s equivalent within \+-5%}, words(g))
   end
 
   # Its interval above -5% but reaching beyond +5%: two-sided undecided,
@@ -55,7 +55,7 @@ class RefGateTest < Minitest::Test
     assert_equal 1, gate([400, 410, 395], [0, 0, 0]).status, "0 req/s is a result: slower"
     missing = Rackbench::Stats::RefGate.new(trials([400, 410], []), GROUPS, margin: 0.05)
     assert_equal [1, 1], [missing.status, missing.missing.size]
-    assert_match(/\AGate failed: 1 cell\(s\) of main@1a2b3c4 have no counterpart: \/work c=2 \(the ref failed/, words(missing))
+    assert_match(%r{\AGate failed: HEAD@5d6e7f8 lacks 1 cell\(s\) of main@1a2b3c4: /work c=2 HEAD@5d6e7f8 against main@1a2b3c4 \(the ref failed}, words(missing))
   end
 
   # A larger gate passes what a smaller one fails.
