@@ -78,6 +78,10 @@ Looks = Rackbench::Stats::Looks
 
 MARGIN = DecideFeed::MARGIN
 RUNS = { 8 => Integer(ARGV[0] || 1000), 20 => Integer(ARGV[1] || 250) }.freeze
+# The race's family (Stats::Race::FAMILIES): pairs, the product's, or
+# leader (k - 1), measured to see what the pairs' slack costs:
+# FAMILY=leader bundle exec ruby -Ilib bench/race_check.rb
+FAMILY = (ENV["FAMILY"] || "pairs").to_sym
 MACHINE = 0.10
 ENDPOINT = "/e"
 LEVEL = 8 # DecideFeed.trial's concurrency
@@ -127,14 +131,14 @@ def race(values, max)
     contenders.each { |s| trials << DecideFeed.trial(s, r, values[s][r - 1]) }
     cells += contenders.size
     before = cell && eliminations(cell)
-    cell = Race.for_run(trials, margin: MARGIN, looks: looks)[ENDPOINT, LEVEL]
+    cell = Race.for_run(trials, margin: MARGIN, looks: looks, family: FAMILY)[ENDPOINT, LEVEL]
     $replay[:rounds] += 1
     $replay[:dropped] += 1 if before && eliminations(cell).slice(*before.keys) != before
     rounds = r
     break if cell.decided?
   end
   full = (1..rounds).flat_map { |r| values.keys.map { |s| DecideFeed.trial(s, r, values[s][r - 1]) } }
-  again = Race.for_run(full, margin: MARGIN, looks: looks)[ENDPOINT, LEVEL]
+  again = Race.for_run(full, margin: MARGIN, looks: looks, family: FAMILY)[ENDPOINT, LEVEL]
   $replay[:runs] += 1
   $replay[:differs] += 1 if eliminations(again) != eliminations(cell) || again.outcome != cell.outcome
   Result.new(outcome: cell.outcome, winner: cell.outcome == :winner ? cell.contenders.first : nil,
@@ -158,7 +162,8 @@ pct = ->(n, of) { format("%5.1f%%", 100.0 * n / of) }
 TARGET = 0.05
 
 started = Rackbench::Clock.now
-puts "bench/race_check.rb: six setups raced through Stats::Race (run --decide with 3+ setups), family 15 pairs, " \
+family = FAMILY == :pairs ? "15 pairs" : "5 (the leader against each)"
+puts "bench/race_check.rb: six setups raced through Stats::Race (run --decide with 3+ setups), family #{family}, " \
      "looks from round 3, Pocock-type spending, union bound, margin 5%, shared machine factor 10% a round; " \
      "#{RUNS[8]} runs a row at --max-rounds 8, #{RUNS[20]} at 20 (the same draws)"
 header = format("%-4s %-22s %-17s %5s  %-7s %-7s %-7s %-7s  %-22s %-12s %13s  %s", "max", "scenario", "noise", "runs",

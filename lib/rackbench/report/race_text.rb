@@ -40,7 +40,7 @@ module Rackbench
       # median after it) with that pair's interval; the other contenders
       # counted, every pair's interval being in the Decisions of --why.
       def undecided(race, lead, rps, out)
-        rest = race.contenders - [race.leader]
+        rest = race.racing - [race.leader]
         closest = rest.max_by { |s| race.versus[s] ? race.versus[s].decision.ratio : 0 }
         entry = race.versus[closest]
         versus = entry ? Stats::DecisionText.phrase(entry, label: nil) : "(no look yet)"

@@ -31,8 +31,8 @@ module Rackbench
     # with every pair's intervals covering at once with probability >= 95%,
     # any choice among them is covered. Each cell is its own family: the rate
     # is per cell's answer (a wrong winner, a wrong tie or a wrong
-    # elimination in that cell at most 5%), not per run. bench/decide_speed.rb
-    # measures it (the race rows).
+    # elimination in that cell at most 5%), not per run. bench/race_check.rb
+    # measures it.
     #
     # A decision, once made, is kept at the look it was made at: an
     # eliminated setup's interval is the one it was eliminated on. The race
@@ -43,20 +43,22 @@ module Rackbench
       # setup, A the leader it lost to, at the look it left)}; versus:
       # {setup => Entry} for the contenders left, against the leader at the
       # last look.
-      Cell = Struct.new(:endpoint, :level, :loop, :setups, :contenders, :leader, :eliminated, :versus, :look,
-                        keyword_init: true) do
+      # setups: every setup measured in the cell; valid: those whose cell is
+      # valid at the last look (Stats::Validity on its rounds so far); the
+      # race is run among the valid contenders.
+      Cell = Struct.new(:endpoint, :level, :loop, :setups, :valid, :contenders, :leader, :eliminated, :versus, :look,
+                        :family, :hopeless, keyword_init: true) do
+        def racing = contenders & valid
+
         def outcome
-          return :winner if contenders.size == 1 && setups.size > 1
-          return :tie if contenders.size > 1 && versus.size == contenders.size - 1 &&
+          return :winner if racing.size == 1 && valid.size > 1
+          return :tie if racing.size > 1 && versus.size == racing.size - 1 &&
                          versus.values.all? { |e| e.decision.outcome == :equivalent }
 
           :open
         end
 
         def decided? = outcome != :open
-
-        # The pairs of the family (every pair of the cell's valid setups).
-        def family = setups.size * (setups.size - 1) / 2
 
         # The eliminated setups, the last to leave (the closest) first.
         def losers
@@ -65,13 +67,18 @@ module Rackbench
 
         def to_h
           { "endpoint" => endpoint, "level" => level, "loop" => loop, "outcome" => outcome.to_s, "leader" => leader,
-            "contenders" => contenders, "family" => family, "look" => look,
+            "contenders" => racing, "not_valid" => setups - valid, "family" => family, "look" => look,
             "eliminated" => eliminated.to_h { |s, e| [s, e.to_h.merge("at_round" => e.decision.look)] },
             "versus" => versus.transform_values(&:to_h) }
         end
       end
 
       attr_reader :cells, :margin, :looks
+
+      # How many decisions share a cell's rate: :pairs, every pair of its k
+      # setups (k (k - 1) / 2, the default: see above), or :leader, the k - 1
+      # a look decides (a setting for bench/race_check.rb, which measures both).
+      FAMILIES = %i[pairs leader].freeze
 
       # Whether a run is a race: --decide with three or more setups, unless
       # the plan says race: false (a setting, not a flag: the neighbours'
@@ -83,66 +90,87 @@ module Rackbench
         get.call(:decide) == true && get.call(:race) != false && setups.to_i >= 3
       end
 
-      def self.for_run(trials, margin: Decision::DEFAULT_MARGIN, looks: Looks.fixed, cells: nil)
-        new(cells || Cells.new(trials), margin: margin, looks: looks)
+      def self.for_run(trials, margin: Decision::DEFAULT_MARGIN, looks: Looks.fixed, cells: nil, family: :pairs)
+        new(cells || Cells.new(trials), margin: margin, looks: looks, family: family)
       end
 
-      def initialize(cells, margin:, looks:)
+      def initialize(cells, margin:, looks:, family: :pairs)
+        raise ArgumentError, "family: one of #{FAMILIES.join(', ')}" unless FAMILIES.include?(family)
+
         @margin = margin
         @looks = looks
+        @family = family
         @cells = []
         cells.endpoints.each do |endpoint|
           cells.levels(endpoint).each do |level|
             all = cells.setups(endpoint).filter_map { |s| cells[endpoint, s, level] }
-            valid = all.select { |c| Validity.cell(c.records).valid? }
-            @cells << run(endpoint, level, valid) if valid.size >= 2
+            @cells << run(endpoint, level, all) if all.size >= 2
           end
         end
       end
 
       def open = @cells.reject(&:decided?)
 
-      # The race of a cell (nil: fewer than two valid setups there). A level
-      # compares by value: the plan's c=8 finds the stored 8, its r=50 the 50.0.
+      # The race of a cell (nil: fewer than two setups measured there). A
+      # level compares by value: the plan's c=8 finds the stored 8, its r=50 the 50.0.
       def [](endpoint, level)
         @cells.find { |c| c.endpoint == endpoint && c.level == level }
       end
 
       # Whether a later round measures setup in this cell: a cell still
-      # racing whose contender it is. A cell with no race (fewer than two
-      # valid setups: more rounds do not make a cell valid) measures no one.
+      # racing, setup not eliminated. A setup whose cell is not valid yet is
+      # measured on (its next rounds may make it valid: one bad trial of
+      # three leaves a cell valid), unless its trials are too short for
+      # their latency (Validity's "short": the same -d stays too short).
       def contender?(endpoint, level, setup)
         cell = self[endpoint, level]
-        !cell.nil? && !cell.decided? && cell.contenders.include?(setup)
+        !cell.nil? && !cell.decided? && cell.contenders.include?(setup) && !cell.hopeless.include?(setup)
       end
 
       def to_a = @cells.map(&:to_h)
 
       private
 
-      def run(endpoint, level, valid)
-        series = valid.to_h { |c| [c.setup, round_values(c.trials)] }
+      # The family counts every setup measured in the cell (valid or not:
+      # a setup whose cell becomes valid later joins the race, and the
+      # family is fixed before the first look).
+      def run(endpoint, level, all)
+        series = all.to_h { |c| [c.setup, round_values(c.trials)] }
+        records = all.to_h { |c| [c.setup, c.records] }
         rounds = series.values.flat_map(&:keys).max.to_i
-        budget = ErrorBudget.new(looks: @looks, family: valid.size * (valid.size - 1) / 2)
-        cell = Cell.new(endpoint: endpoint, level: level, loop: valid.first.loop, setups: valid.map(&:setup),
-                        contenders: valid.map(&:setup), leader: nil, eliminated: {}, versus: {}, look: nil)
+        k = all.size
+        size = @family == :pairs ? k * (k - 1) / 2 : k - 1
+        budget = ErrorBudget.new(looks: @looks, family: size)
+        cell = Cell.new(endpoint: endpoint, level: level, loop: all.first.loop, setups: all.map(&:setup), valid: [],
+                        contenders: all.map(&:setup), leader: nil, eliminated: {}, versus: {}, look: nil, family: size)
         @looks.looks_until(rounds).each do |look|
+          cell.valid = valid_at(records, look)
           break if cell.decided?
 
           step(cell, series, look, budget)
         end
-        cell.leader ||= leader(cell.contenders, series, rounds)
+        cell.valid = valid_at(records, rounds)
+        cell.hopeless = all.map(&:setup).select { |s| Validity.cell(records[s]).kinds.include?("short") }
+        cell.leader ||= leader(cell.racing.empty? ? cell.contenders : cell.racing, series, rounds)
         cell
+      end
+
+      # The setups whose cell is valid on its rounds up to look.
+      def valid_at(records, look)
+        records.select { |_, rs| Validity.cell(rs.select { |r| (r["repetition"] || 1) <= look }).valid? }.keys
       end
 
       # One look: the leader, each contender against it, the slower beyond
       # the margin out.
       def step(cell, series, look, budget)
+        racing = cell.racing
+        return if racing.size < 2
+
         upto = series.transform_values { |by_round| by_round.select { |r, _| r <= look } }
-        cell.leader = leader(cell.contenders, upto, look)
+        cell.leader = leader(racing, upto, look)
         cell.look = look
         cell.versus = {}
-        (cell.contenders - [cell.leader]).each do |setup|
+        (racing - [cell.leader]).each do |setup|
           xs, ys = Decision.align(upto.fetch(cell.leader), upto.fetch(setup))
           next if xs.size < 2
 

@@ -34,6 +34,7 @@ class RaceTest < Minitest::Test
     assert_equal %w[falcon], c.contenders
     assert_equal %w[puma thin unicorn], c.eliminated.keys.sort
     assert_equal 6, c.family
+    assert_equal %w[falcon], c.racing
     assert(c.eliminated.values.all? { |e| e.decision.outcome == :lower && e.a == "falcon" })
     refute race.contender?("/a", 8, "falcon")
     assert_empty race.open
@@ -78,5 +79,34 @@ class RaceTest < Minitest::Test
     refute Race.on?({ decide: false }, 6)
     refute Race.on?({ "decide" => true, "race" => false }, 6)
     assert Race.on?({ "decide" => true }, 6)
+  end
+
+  # One trial that fails Little's law (an engine hiccup) in round 1 leaves
+  # the setup measured: two good rounds after it make its cell valid (one
+  # bad trial of three), and it joins the race then (found by
+  # bench/race_check.rb's author: it was dropped for good).
+  def test_a_setup_with_one_bad_first_trial_races_on
+    bad = ->(rows) { rows.map { |t| t.merge("latency_ms" => t["latency_ms"].merge("mean" => 2_000.0 / t["rps"])) } }
+    a = F.repetitions([1000.0] * 3, little: true, setup: "a", endpoint: "/a", concurrency: 8)
+    b = F.repetitions([900.0] * 3, little: true, setup: "b", endpoint: "/a", concurrency: 8)
+    c = F.repetitions([1300.0] * 3, little: true, setup: "c", endpoint: "/a", concurrency: 8)
+    round1 = [a, b, c].map(&:first)
+    round1[2] = bad.call([round1[2]]).first
+    first = Race.for_run(round1, looks: looks)
+    assert first.contender?("/a", 8, "c"), "c is measured again after one bad trial"
+    refute_includes first["/a", 8].valid, "c"
+    later = Race.for_run(round1 + a.drop(1) + b.drop(1) + c.drop(1), looks: looks)
+    assert_includes later["/a", 8].valid, "c"
+    assert_equal "c", later["/a", 8].leader
+  end
+
+  # A cell too short for its latency stays so at the same -d: not measured again.
+  def test_a_cell_too_short_for_its_latency_is_not_measured_again
+    trials = cell({ "a" => 1000.0, "b" => 900.0 }, rounds: 1, spread: 0.01)
+    short = F.repetitions([2.0], little: true, setup: "c", endpoint: "/a", concurrency: 8)
+    race = Race.for_run(trials + short, looks: looks)
+    assert_includes race["/a", 8].hopeless, "c", Rackbench::Stats::Validity.cell(short).kinds.inspect
+    refute race.contender?("/a", 8, "c")
+    assert race.contender?("/a", 8, "a")
   end
 end
