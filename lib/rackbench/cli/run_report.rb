@@ -50,7 +50,7 @@ module Rackbench
       # stopped --decide's rounds when it is undecided.
       def ref_gate(store, plan)
         percent = plan.config[:fail_if_slower] or return nil
-        share = percent.positive? ? percent / 100.0 : plan.config[:margin]
+        share = Stats::Gate.share(percent, plan.config[:margin])
         found = Stats::RefGate.new(store.trials, plan.ref_groups, margin: share, looks: Stats::Looks.for_config(plan.config))
         RefGate.new(found, percent: percent, share: share, decide_stop: RefGate.decide_stop(store.trials, plan.config))
       end

@@ -106,9 +106,13 @@ module Rackbench
     # winner or an equivalence group of leaders, within QUICK's budget.
     # Each of these is a layer under the command line: -c 1,8, -d 2,
     # --max-rounds or --time-budget given win over it, and -r N (or a plan)
-    # gives the fixed rounds of before. The values were chosen from
-    # measured races here (docs/methodology.md, "The quick plan's race").
-    QUICK = { concurrency: [8], duration: 1.0, decide: true, max_rounds: 8, decide_time: 240.0 }.freeze
+    # gives the fixed rounds of before. Measured here (2 cores): a round
+    # of six setups x 4 endpoints at 1 s trials takes 75-85 s (boots, 1 s
+    # warm-ups, Passenger's ~10 s stop), so 270 s hold 3-4 rounds, and
+    # --max-rounds 4 spends the rate over the looks the budget can reach
+    # (rounds 3 and 4: 83% of it at round 3, against 50% with 8);
+    # docs/methodology.md, "The quick plan's race", says what it decides.
+    QUICK = { concurrency: [8], duration: 1.0, decide: true, max_rounds: 4, decide_time: 270.0 }.freeze
     QUICK_UNLESS = %i[setups endpoints scenario app url refs repeat decide resume].freeze
 
     # The quick plan's layer for these command-line settings, or nil.

@@ -28,7 +28,7 @@ class CliOptionsTest < Minitest::Test
     assert_match(/\(puma x4:5, unicorn x4, thin, passenger x4, falcon x4, pitchfork x4\)/, text)
     assert_match(%r{endpoints #{Rackbench::Config::QUICK_ENDPOINTS.join(', ')}, concurrency 8,}, text)
     assert_match(/1 s per trial after a 1 s warm-up per endpoint, rounds \(fresh boots\) until each endpoint has a decided/, text)
-    assert_match(/at most 8 rounds and 4 minutes\.$/, text)
+    assert_match(/at most 4 rounds and 4.5 minutes\.$/, text)
     assert_includes help("run"), "each installed server of the\ndefault plan in its default setup for this machine's #{Etc.nprocessors} cores"
     assert_match(/^Opt-in: itsi, iodine, agoo \(name them with -s, or --suite field-2026\)\.$/, help("run"), "bin/setup installs them")
   end
