@@ -23,7 +23,8 @@ require_relative "options"
 require_relative "measuring"
 require_relative "jruby_check"
 require_relative "server_check"
-require_relative "resume_trust"
+require_relative "run_resume"
+require_relative "run_meta"
 require_relative "run_report"
 require_relative "../load/remote/engine"
 
@@ -77,7 +78,7 @@ module Rackbench
 
       def execute(plan, engine, store = nil)
         frame = Measuring.new(command: "run", argv: @argv_seen, err: @err, env: @env, quiet: plan.config[:quiet])
-        frame.call(out: plan.config[:out], store: store, meta: store ? {} : meta_for(plan, engine)) do |run_dir, listener|
+        frame.call(out: plan.config[:out], store: store, meta: store ? {} : RunMeta.for(plan, engine, suite: @suite, env: @env)) do |run_dir, listener|
           listener.run_started(run_dir.meta)
           listener.warning(@left_out) if @left_out
           @ref_notes&.each { |n| listener.note(n) }
@@ -128,78 +129,10 @@ module Rackbench
                           "(setup, endpoint, concurrency ...)"
       end
 
-      # --resume DIR: the plan comes from DIR's meta.json; stored trials are skipped.
+      # --resume DIR: the plan comes from DIR's meta.json (RunResume); stored trials are skipped.
       def resume(cli, plan_path)
-        extra = cli.keys - %i[resume quiet] - ResumeTrust::KEYS
-        if plan_path || extra.any?
-          raise UsageError, "--resume takes the plan from the run directory; drop #{plan_path || Config.flag(extra.first)}"
-        end
-
-        store = Store::RunDir.open(cli[:resume])
-        resumable!(store)
-        ResumeTrust.check!(store.path, store.meta.fetch("config"), cli)
-        lock(store)
-        stop_survivors(store)
-        refuse_search_resume(store)
-        config = Config.load(store.meta.fetch("config").merge("quiet" => cli[:quiet] || false))
-        meta = store.meta
-        (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }
-        store.write_meta(meta)
+        config, store = RunResume.new(argv_seen: @argv_seen, err: @err).prepare(cli, plan_path)
         execute(Plan.new(config), checked_engine(config[:engine], config), store)
-      end
-
-      # The run's writer lock (Store::NotWritable: another user's run is one line).
-      def lock(store)
-        store.lock!(["rackbench", "run", *@argv_seen].join(" "))
-      rescue *Store::NotWritable::ERRORS => e
-        raise Store::NotWritable.error(store.path, e)
-      end
-
-      # A run that holds its plan and configuration, written by this
-      # version: trials measured by two versions are never mixed in one run.
-      def resumable!(store)
-        meta = store.meta
-        missing = %w[config plan].reject { |k| meta[k].is_a?(Hash) }
-        unless missing.empty?
-          raise Error, "#{store.path} was not written by rackbench run (meta.json has no #{missing.join(' and no ')}): " \
-                       "it cannot be resumed"
-        end
-        return if meta["rackbench"] == VERSION
-
-        made = meta["rackbench"] ? "rackbench #{meta['rackbench']}" : "an unknown rackbench version (meta.json names none)"
-        raise Error, "#{store.path} was made by #{made}, not this rackbench #{VERSION}: resuming would mix trials of two " \
-                     "versions in one run; run again with a new --out (rackbench report #{store.path} still reads it)"
-      end
-
-      # capacity and tune choose each level from the ones before, in one
-      # process: there is no plan to continue. Say so, and what to run.
-      def refuse_search_resume(store)
-        command = store.meta["command"]
-        return unless %w[capacity tune].include?(command)
-
-        store.unlock
-        # Its own --out left out of the command shown: run as shown, it makes a new directory (the one
-        # named would refuse again, as it exists).
-        again = store.meta["argv"] ? Shellwords.join(without_out(store.meta["argv"])) : "rackbench #{command} ..."
-        raise UsageError, "#{store.path} holds a rackbench #{command} run, which cannot be resumed (each level depends " \
-                          "on the ones before): run it again (#{again}) with a new --out; " \
-                          "its stored trials stay readable with rackbench report #{store.path}"
-      end
-
-      def without_out(argv)
-        argv.each_with_index.reject { |a, i| a.match?(/\A(-o|--out)(=|\z)/) || %w[-o --out].include?(argv[i - 1]) && i.positive? }
-            .map(&:first)
-      end
-
-      # Processes a killed rackbench left running in this run (servers still
-      # holding pid files and ports): stopped before anything boots.
-      def stop_survivors(store)
-        left = ProcessControl::Journal.survivors(store.path)
-        return if left.empty?
-
-        what = ProcessControl::Journal.describe(left)
-        ProcessControl::Journal.stop(left)
-        @err.puts "Stopped #{left.size} process(es) a killed rackbench left running in this run: #{what}"
       end
 
       OPTIONS = %i[suite quick setups refs fail_if_slower scenario endpoints concurrency rate connections expected_latency duration warmup
@@ -235,33 +168,6 @@ module Rackbench
         raise Error, missing.first::NOT_FOUND if missing.any?
       end
 
-      def meta_for(plan, engine)
-        { "suite" => @suite, "plan" => plan.to_h, "config" => Config.dump(plan.config),
-          "engine" => { "name" => engine.name, "version" => engine.version },
-          "servers" => plan.setups.map(&:server).uniq.to_h { |k| [k, server_version(k, plan.config)] },
-          "app" => Workload::App.resolve(plan.config[:app]).to_h,
-          "server_configs" => server_configs(plan) }.merge(JrubyCheck.meta(plan.setups, runtime: Runtime::Jruby.default(@env)))
-      end
-
-      # Each setup's command line and generated config files as they will be
-      # rendered for its first round's boot (logs/SLUG-r1; round N boots in
-      # SLUG-rN), the port, chosen at boot, shown as PORT; setups.jsonl has
-      # the exact ones of every boot.
-      def server_configs(plan)
-        return {} if plan.external?
-
-        app = Workload::App.resolve(plan.config[:app])
-        plan.setups.to_h do |setup|
-          adapter = Server.adapter(setup.server, app: app, runtime: setup.runtime)
-          dir = File.join("RUN_DIR", "logs", "#{Runner::Measurement.slug(setup.label)}-r1")
-          [setup.label, { "argv" => adapter.argv(setup, app: app.config_ru, port: "PORT", dir: dir),
-                          "files" => adapter.files(setup, port: "PORT", dir: dir), "env" => adapter.env(setup) }]
-        end
-      end
-
-      def server_version(key, config)
-        key == Plan::EXTERNAL_SERVER ? nil : Server.adapter(key, app: Workload::App.resolve(config[:app])).version
-      end
     end
   end
 end
