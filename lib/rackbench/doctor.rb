@@ -3,7 +3,8 @@
 require "etc"
 require_relative "finding"
 require_relative "load"
-require_relative "process_control/journal"
+require_relative "process_control/owner_mark"
+require_relative "process_control/stop"
 require_relative "runtime/jruby_status"
 require_relative "server"
 require_relative "sampling/noise"
@@ -15,7 +16,7 @@ module Rackbench
     Finding = Rackbench::Finding
 
     def initialize(max_concurrency: 32, proc_root: "/proc", sys_root: "/sys", engine: Load.default,
-                   orphans: -> { ProcessControl::Journal.orphans }, jruby: Runtime::Jruby.default,
+                   orphans: -> { ProcessControl::OwnerMark.orphans }, jruby: Runtime::Jruby.default,
                    noise: -> { Sampling::Noise.measure(window: 1.0) }, engines: nil)
       @noise = noise
       @engines = engines
@@ -37,13 +38,13 @@ module Rackbench
     # Servers, nginx or wrk that a killed rackbench (SIGKILL, a closed
     # container) left running: they take CPU, memory and ports from the next
     # benchmark. Only processes provably started by a rackbench that no
-    # longer runs are touched (ProcessControl::Journal); they are stopped.
+    # longer runs are touched (ProcessControl::OwnerMark); they are stopped.
     def leftovers
       left = @orphans.call
       return Finding.new(level: :ok, topic: "leftovers", text: "no process left running by a killed rackbench") if left.empty?
 
-      what = ProcessControl::Journal.describe(left)
-      ProcessControl::Journal.stop(left)
+      what = ProcessControl::Stop.describe(left)
+      ProcessControl::Stop.processes(left)
       Finding.new(level: :warn, topic: "leftovers",
                   text: "stopped #{left.size} process(es) a killed rackbench had left running: #{what}")
     end

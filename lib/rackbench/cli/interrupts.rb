@@ -2,7 +2,7 @@
 
 require_relative "../error"
 require_relative "../process_control/registry"
-require_relative "../clock"
+require_relative "../deadline"
 
 module Rackbench
   module CLI
@@ -68,7 +68,7 @@ module Rackbench
 
       def exit_after_kill
         sleep KILLED_EXIT_S
-        Rackbench::Clock.wait_until(Rackbench::Clock.now + DRAIN_S, every: 0.1) do
+        Rackbench::Deadline.in(DRAIN_S).wait_until(every: 0.1) do
           ProcessControl::Registry.kill_all
           !ProcessControl::Registry.anything_left?
         end

@@ -2,8 +2,9 @@
 
 require_relative "../system/process_tree"
 require_relative "registry"
-require_relative "journal"
-require_relative "../clock"
+require_relative "owner_mark"
+require_relative "stop"
+require_relative "../deadline"
 require_relative "../error"
 require_relative "../run_file"
 require_relative "affinity"
@@ -18,9 +19,9 @@ module Rackbench
     #   (never through a link: RunFile.spawn_target);
     # - registered so an interrupted run can stop every live child;
     # - stopped with the program's graceful signal sent to the whole group,
-    #   escalated to KILL after a deadline (monotonic clock), always reaped;
+    #   escalated to KILL after one deadline (Stop), always reaped;
     # - descendants that left the group (setsid daemons such as Passenger's
-    #   agents) are found in /proc before the stop and killed if they survive.
+    #   agents) are found in /proc before the stop and stopped after it.
     class Child
       attr_reader :pid, :argv, :log_path, :status
 
@@ -36,7 +37,7 @@ module Rackbench
         # An interrupt (a signal raised into this thread) waits until the
         # child is registered, so the stop-everything path always sees it.
         Thread.handle_interrupt(Object => :never) do
-          pid = Process.spawn(env.merge(Journal::OWNER_VAR => Journal.owner), *Affinity.wrap(Layout.wrap(argv, fixed_layout), cpus), **opts)
+          pid = Process.spawn(env.merge(OwnerMark::OWNER_VAR => OwnerMark.owner), *Affinity.wrap(Layout.wrap(argv, fixed_layout), cpus), **opts)
           new(pid, argv, log_path)
         end
       rescue Errno::ELOOP # a link put at the log's name after the check
@@ -66,9 +67,10 @@ module Rackbench
         false
       end
 
-      # Waits up to timeout seconds for the process to exit by itself.
+      # Waits up to timeout seconds for the process to exit by itself; true
+      # when it did.
       def wait(timeout)
-        Clock.wait_until(Clock.now + timeout, every: 0.02) { !alive? }
+        Deadline.in(timeout).wait_until(every: 0.02) { !alive? } || false
       end
 
       def signal(sig)
@@ -85,28 +87,24 @@ module Rackbench
         false
       end
 
-      # Graceful stop: sig to the group (or, with leader_only, to the child
-      # alone, which passes it on to its own processes), KILL after timeout
-      # (Journal.escalate, the one TERM -> wait -> KILL),
-      # reap, then KILL any descendant that escaped the group and outlived its
-      # parent. also: process entries (System::ProcessTree::Entry) known to
-      # belong to this child though outside its tree, e.g. a daemonized watchdog.
+      # Graceful stop, one Stop: sig to the group (or, with leader_only, to
+      # the child alone, which passes it on to its own processes), then,
+      # once the group is gone, TERM to the descendants that escaped the
+      # group (found before the stop: they may outlive their parent) and to
+      # also (process entries, System::ProcessTree::Entry, known to belong to
+      # this child though outside its tree, e.g. a daemonized watchdog); one
+      # deadline of timeout seconds for all of it, then KILL to whatever is
+      # left and a reap. At most timeout + Stop::KILL_REAP seconds.
       # An interrupt arriving meanwhile waits until the stop is done (a second
       # one KILLs the group, which ends the wait early: CLI::Interrupts).
-      # forced? tells afterwards whether the timeout ran out.
+      # forced? tells afterwards whether the group had to be KILLed.
       def stop(sig = "TERM", timeout: 10, also: [], leader_only: false)
         Thread.handle_interrupt(Interrupted => :never) do
           escaped = (System::ProcessTree.descendants(@pid) + also).reject { |e| e.pgid == @pid || e.pid == @pid }
           Registry.remember(escaped)
-          if alive?
-            went = Journal.escalate(sig, timeout: timeout, every: 0.02, gone: -> { !alive? }) do |s|
-              leader_only && s != "KILL" ? signal_leader(s) : signal(s)
-            end
-            @forced = true unless went
-            wait(5)
-          end
-          drain_group(timeout)
-          kill_survivors(escaped)
+          group = Stop::Group.new(self, leader_only)
+          survivors = Stop.new(sig, timeout: timeout, every: 0.02).call(group, Stop::Processes.new(escaped))
+          @forced = true if survivors.include?(group)
           Registry.delete(self)
           @status
         end
@@ -126,26 +124,13 @@ module Rackbench
         end
       end
 
-      private
-
-      # Workers of a group whose leader is gone (e.g. orphaned by a crash).
-      def drain_group(timeout)
-        return if Clock.wait_until(Clock.now + timeout, every: 0.02) { !group_alive? }
-
-        @forced = true
-        signal("KILL")
-      end
-
+      # True while a process other than a zombie is in the group (its
+      # leader's or, the leader gone, its workers').
       def group_alive?
         Process.kill(0, -@pid)
         System::ProcessTree.all.any? { |e| e.pgid == @pid && !System::ProcessTree.zombie?(e.pid) }
       rescue Errno::ESRCH, Errno::EPERM
         false
-      end
-
-      # Descendants that left the group: TERM, 3 s, then KILL (Journal.stop).
-      def kill_survivors(entries)
-        Journal.stop(entries.select { |e| System::ProcessTree.alive?(e) }, timeout: 3)
       end
     end
   end

@@ -3,7 +3,7 @@
 require "net/http"
 require "openssl"
 require "socket"
-require_relative "../clock"
+require_relative "../deadline"
 
 module Rackbench
   module ProcessControl
@@ -69,7 +69,7 @@ module Rackbench
       # the port (the connection refused); on_closed when the server closed
       # the connection (or reset it) before any answer.
       def get(host, port, path, timeout: 2, on_silence: nil, on_refused: nil, on_closed: nil, tls: nil)
-        deadline = Clock.now + timeout
+        deadline = Deadline.in(timeout)
         http = Net::HTTP.new(host, port)
         http.open_timeout = timeout
         http.read_timeout = timeout
@@ -110,7 +110,7 @@ module Rackbench
       # (its certificate not checked): a server that speaks HTTPS, which a
       # plain HTTP request may leave waiting for a handshake in silence.
       def speaks_tls?(host, port, timeout: 2)
-        deadline = Clock.now + timeout
+        deadline = Deadline.in(timeout)
         socket = Socket.tcp(host, port, connect_timeout: timeout)
         ssl = OpenSSL::SSL::SSLSocket.new(socket, OpenSSL::SSL::SSLContext.new.tap { |c| c.verify_mode = OpenSSL::SSL::VERIFY_NONE })
         wait_handshake(ssl, socket, deadline)
@@ -124,8 +124,9 @@ module Rackbench
       # Goes on with a handshake that waits for the socket; false at the deadline.
       def wait_handshake(ssl, socket, deadline)
         loop do
-          left = deadline - Clock.now
-          return false unless left.positive?
+          return false if deadline.over?
+
+          left = deadline.left
 
           ready = ssl.connect_nonblock(exception: false)
           return true if ready.is_a?(OpenSSL::SSL::SSLSocket)
@@ -141,8 +142,9 @@ module Rackbench
         http.ca_file = tls.cert_path if tls.cert_path
       end
 
-      # Reads res's body into body (at most KEEP bytes kept); returns nil when
-      # it ended, or why it was left unfinished.
+      # Reads res's body into body (at most KEEP bytes kept) until deadline
+      # (a Deadline, timeout seconds from the request); returns nil when it
+      # ended, or why it was left unfinished.
       def read_bounded(res, body, deadline, timeout)
         read = 0
         catch(:cut) do
@@ -150,7 +152,7 @@ module Rackbench
             read += chunk.bytesize
             body << chunk.byteslice(0, KEEP - body.bytesize) if body.bytesize < KEEP
             throw :cut, "over #{READ_MAX >> 20} MiB without ending" if read > READ_MAX
-            throw :cut, "still sending after #{timeout} s (#{read} bytes)" if Clock.now > deadline
+            throw :cut, "still sending after #{timeout} s (#{read} bytes)" if deadline.over?
           end
           nil
         end

@@ -4,7 +4,7 @@ require_relative "child"
 require_relative "log_cap"
 require_relative "http_probe"
 require_relative "../system/sockets"
-require_relative "../clock"
+require_relative "../deadline"
 require_relative "../error"
 
 module Rackbench
@@ -16,9 +16,9 @@ module Rackbench
     # it is alive, an HTTP request to host:port/path was accepted (any
     # answer, or a connection accepted and held without one) and the port's
     # listening socket belongs to one of its pids, tried every few seconds
-    # until a monotonic deadline (Clock.wait_until). Stop: its graceful
-    # signal, then KILL after a timeout (Child#stop: Journal.escalate), the
-    # log cap stopped, an interrupt held until done.
+    # until a Deadline. Stop: its graceful signal, then KILL after a timeout
+    # (Child#stop: one Stop), the log cap stopped, an interrupt held until
+    # done.
     class Lifecycle
       attr_reader :child
 
@@ -36,12 +36,12 @@ module Rackbench
         @child
       end
 
-      # :ready, :exited (the process is gone) or :late (deadline passed).
+      # :ready, :exited (the process is gone) or :late (the Deadline passed).
       # pids: its processes that may hold the port (a block, re-read each
       # try); the block given runs each try that is not ready (the owner's
       # own check: it may raise).
       def wait_ready(deadline, path:, every:, pids:)
-        ready = Clock.wait_until(deadline, every: every) do
+        ready = deadline.wait_until(every: every) do
           next :exited unless @child.alive?
           next :ready if HttpProbe.get(@host, @port, path, on_silence: :silent, tls: @tls) && owns_port?(pids.call)
 

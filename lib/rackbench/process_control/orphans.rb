@@ -3,7 +3,7 @@
 require "fiddle"
 require "set"
 require_relative "registry"
-require_relative "journal"
+require_relative "stop"
 require_relative "../system/process_tree"
 
 module Rackbench
@@ -78,7 +78,7 @@ module Rackbench
         return [] if entries.empty?
 
         named = entries.map { |e| "#{e.pid} #{System::ProcessTree.cmdline(e.pid)[0, 60].strip}" }
-        timeout.positive? ? Journal.stop(entries, timeout: timeout) : Journal.kill(entries)
+        timeout.positive? ? Stop.processes(entries, timeout: timeout) : Stop.kill(entries)
         entries.each { |e| reap(e.pid) }
         named
       end

@@ -2,12 +2,12 @@
 
 require "fileutils"
 require "securerandom"
-require_relative "journal"
+require_relative "owner_mark"
 require_relative "orphans"
 require_relative "lifecycle"
 require_relative "../system/process_tree"
 require_relative "../system/sockets"
-require_relative "../clock"
+require_relative "../deadline"
 require_relative "../error"
 require_relative "../run_file"
 require_relative "error_line"
@@ -78,10 +78,10 @@ module Rackbench
         @boot = SecureRandom.hex(8)
         @spawned_at = Orphans.now
         @life = Lifecycle.new(host: @host, port: @port, tls: @tls)
-        @life.spawn(@argv, env: @adapter.env(@setup).merge(@env, Journal::BOOT_VAR => @boot),
+        @life.spawn(@argv, env: @adapter.env(@setup).merge(@env, OwnerMark::BOOT_VAR => @boot),
                            chdir: app_root, log_path: log_path, cpus: @cpus, fixed_layout: @fixed_layout,
                            log_paths: [log_path] + @adapter.log_files(@dir))
-        deadline = Clock.now + @boot_timeout
+        deadline = Deadline.in(@boot_timeout)
         wait_ready(deadline)
         wait_workers(deadline)
         self
@@ -138,7 +138,7 @@ module Rackbench
       # process rackbench spawned runs to have left it; else the run's end
       # stops it (CLI::Measuring).
       def stop_leftovers
-        left = Journal.left_by(@boot)
+        left = OwnerMark.left_by(@boot)
         left |= Orphans.adopted(since: @spawned_at) if @spawned_at && Registry.live.empty?
         lines = Orphans.stop(left.uniq(&:pid))
         @helpers, @leftovers = self.class.helpers_apart(lines, @adapter)
@@ -166,14 +166,14 @@ module Rackbench
       end
 
       def slept_a_while?(deadline)
-        deadline - Clock.now < @boot_timeout - 5
+        deadline.left < @boot_timeout - 5
       end
 
       def wait_workers(deadline)
         want = @adapter.expected_workers(@setup)
         return if want.zero?
 
-        Clock.wait_until([deadline, Clock.now + 10].max, every: 0.1) { workers.size >= want || !child.alive? || gave_up? }
+        [deadline, Deadline.in(10)].max.wait_until(every: 0.1) { workers.size >= want || !child.alive? || gave_up? }
         found = workers.size
         raise failed("found #{found} of #{want} worker processes after boot#{workers_why(found)}") if found < want
       end

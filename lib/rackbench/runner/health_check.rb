@@ -3,6 +3,7 @@
 require "net/http"
 require_relative "../process_control/http_probe"
 require_relative "../clock"
+require_relative "../deadline"
 require_relative "../periodic"
 require_relative "../stats/summary"
 
@@ -68,12 +69,13 @@ module Rackbench
       # is a failed check, not a thread stuck reading it.
       def check
         started = Clock.now
+        deadline = Deadline.in(@timeout)
         code = nil
         unfinished = nil
         catch(:cut) do
           connection.request_get(@path) do |res|
             code = res.code.to_i
-            unfinished = ProcessControl::HttpProbe.read_bounded(res, +"", started + @timeout, @timeout)
+            unfinished = ProcessControl::HttpProbe.read_bounded(res, +"", deadline, @timeout)
             throw :cut if unfinished
           end
         end

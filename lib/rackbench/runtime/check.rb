@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
-require_relative "../clock"
+require_relative "../deadline"
 require_relative "../error"
 require_relative "flags"
 
@@ -37,7 +37,7 @@ module Rackbench
         return nil unless applies?
 
         state = nil
-        Clock.wait_until(Clock.now + WAIT, every: 0.05) { (state = state(pids_now.call))["unknown"].zero? }
+        Deadline.in(WAIT).wait_until(every: 0.05) { (state = state(pids_now.call))["unknown"].zero? }
         problem = problem(state)
         raise SetupFailed, "#{@setup.label}: #{problem}#{log_path ? "; see #{log_path}" : ''}" if problem
 

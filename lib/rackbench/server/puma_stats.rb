@@ -4,7 +4,7 @@ require "json"
 require "net/http"
 require_relative "../system/sockets"
 require_relative "../process_control/http_probe"
-require_relative "../clock"
+require_relative "../deadline"
 
 module Rackbench
   module Server
@@ -65,7 +65,7 @@ module Rackbench
         catch(:cut) do # read bounded as every HTTP read rackbench makes (HttpProbe.read_bounded)
           http.request(Net::HTTP::Get.new("/stats?token=#{@token}")) do |res|
             response = res
-            unfinished = ProcessControl::HttpProbe.read_bounded(res, body, Clock.now + @timeout, @timeout)
+            unfinished = ProcessControl::HttpProbe.read_bounded(res, body, Deadline.in(@timeout), @timeout)
             throw :cut if unfinished
           end
         end

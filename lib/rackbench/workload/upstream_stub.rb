@@ -3,7 +3,7 @@
 require "rbconfig"
 require_relative "../process_control/child"
 require_relative "../ports"
-require_relative "../clock"
+require_relative "../deadline"
 require_relative "../process_control/http_probe"
 
 module Rackbench
@@ -31,7 +31,7 @@ module Rackbench
         @child = ProcessControl::Child.spawn([RbConfig.ruby, SCRIPT, "--port", @port, "--delay", @delay,
                                               "--bytes", @bytes], log_path: @log_path)
         failed = Error.new("the upstream stub for /network-io did not start; see #{@log_path}")
-        started = Clock.wait_until(Clock.now + timeout, every: 0.05) do
+        started = Deadline.in(timeout).wait_until(every: 0.05) do
           next true if File.exist?(@log_path) && File.read(@log_path).include?("listening")
           raise failed unless @child.alive?
         end

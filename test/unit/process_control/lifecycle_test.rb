@@ -3,6 +3,7 @@
 require "test_helper"
 require "socket"
 require "rackbench/process_control/lifecycle"
+require "rackbench/deadline"
 require "rackbench/ports"
 
 # The one lifecycle of a server or a proxy in front: boot, wait until ready
@@ -34,7 +35,7 @@ class LifecycleTest < Minitest::Test
 
   def test_ready_once_it_answers_on_its_own_port_then_stopped_by_its_signal
     child = ruby(HTTP, @port.to_s)
-    assert_equal :ready, @life.wait_ready(Rackbench::Clock.now + 30, path: "/", every: 0.05, pids: -> { [child.pid] })
+    assert_equal :ready, @life.wait_ready(Rackbench::Deadline.in(30), path: "/", every: 0.05, pids: -> { [child.pid] })
     assert @life.alive?
     @life.stop("TERM", timeout: 5)
     refute @life.alive?
@@ -44,7 +45,7 @@ class LifecycleTest < Minitest::Test
 
   def test_exited_when_the_process_is_gone
     ruby("exit 3")
-    assert_equal :exited, @life.wait_ready(Rackbench::Clock.now + 30, path: "/", every: 0.05, pids: -> { [] })
+    assert_equal :exited, @life.wait_ready(Rackbench::Deadline.in(30), path: "/", every: 0.05, pids: -> { [] })
     assert_equal "exited with status 3", @life.child.exit_summary
   end
 
@@ -54,7 +55,7 @@ class LifecycleTest < Minitest::Test
     other = TCPServer.new("127.0.0.1", @port)
     child = spawn("sleep", "30")
     tries = 0
-    outcome = @life.wait_ready(Rackbench::Clock.now + 0.3, path: "/", every: 0.05, pids: -> { [child.pid] }) { tries += 1 }
+    outcome = @life.wait_ready(Rackbench::Deadline.in(0.3), path: "/", every: 0.05, pids: -> { [child.pid] }) { tries += 1 }
     assert_equal :late, outcome
     assert_operator tries, :>=, 1
     assert @life.alive?
@@ -64,12 +65,12 @@ class LifecycleTest < Minitest::Test
 
   def test_the_owners_check_may_raise_to_end_the_wait
     spawn("sleep", "30")
-    assert_raises(RuntimeError) { @life.wait_ready(Rackbench::Clock.now + 30, path: "/", every: 0.05, pids: -> { [] }) { raise "port taken" } }
+    assert_raises(RuntimeError) { @life.wait_ready(Rackbench::Deadline.in(30), path: "/", every: 0.05, pids: -> { [] }) { raise "port taken" } }
   end
 
   def test_killed_when_the_graceful_signal_is_ignored
     child = ruby('trap("TERM") {}; $stdout.puts "trapped"; $stdout.flush; sleep 30')
-    assert Rackbench::Clock.wait_until(Rackbench::Clock.now + 30, every: 0.05) { File.read(child.log_path).include?("trapped") }
+    assert Rackbench::Deadline.in(30).wait_until(every: 0.05) { File.read(child.log_path).include?("trapped") }
     @life.stop("TERM", timeout: 0.3)
     refute @life.alive?
     assert_equal "killed by SIGKILL", child.exit_summary

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../../clock"
+require_relative "../../deadline"
 require_relative "../../process_control/http_probe"
 
 module Rackbench
@@ -24,9 +24,9 @@ module Rackbench
 
         # True once the server answered; false when it was still busy at the deadline.
         def call
-          deadline = Clock.now + @within
-          answered = Clock.wait_until(deadline, every: 0.05) do
-            ProcessControl::HttpProbe.get(@host, @port, @path, timeout: [deadline - Clock.now, 0.5].max, tls: @tls)
+          deadline = Deadline.in(@within)
+          answered = deadline.wait_until(every: 0.05) do
+            ProcessControl::HttpProbe.get(@host, @port, @path, timeout: [deadline.left, 0.5].max, tls: @tls)
           end
           answered ? true : false
         end

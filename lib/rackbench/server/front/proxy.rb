@@ -2,7 +2,7 @@
 
 require_relative "../../process_control/lifecycle"
 require_relative "../../process_control/error_line"
-require_relative "../../clock"
+require_relative "../../deadline"
 require_relative "../../error"
 
 module Rackbench
@@ -44,7 +44,7 @@ module Rackbench
         def launch(argv, log:, timeout:, env: {})
           @life = ProcessControl::Lifecycle.new(host: @host, port: @port, tls: @tls)
           @life.spawn(argv, env: env, log_path: log, cpus: @cpus, log_paths: log_paths)
-          wait_ready(Clock.now + timeout)
+          wait_ready(Deadline.in(timeout))
           self
         rescue StandardError
           stop
