@@ -8,6 +8,7 @@ require_relative "../plan/config"
 require_relative "../store/run_dir"
 require_relative "../store/not_writable"
 require_relative "../process_control/journal"
+require_relative "../process_control/stop"
 require_relative "resume_trust"
 
 module Rackbench
@@ -94,8 +95,8 @@ module Rackbench
         left = ProcessControl::Journal.survivors(store.path)
         return if left.empty?
 
-        what = ProcessControl::Journal.describe(left)
-        ProcessControl::Journal.stop(left)
+        what = ProcessControl::Stop.describe(left)
+        ProcessControl::Stop.processes(left)
         @err.puts "Stopped #{left.size} process(es) a killed rackbench left running in this run: #{what}"
       end
     end

@@ -59,17 +59,6 @@ module Rackbench
         OwnerMark.collect(roots, owners)
       end
 
-      # The two names `run --resume` still calls (its stop_survivors);
-      # the stop is Stop's. To go once it calls Stop.describe and
-      # Stop.processes itself.
-      def self.describe(entries)
-        Stop.describe(entries)
-      end
-
-      def self.stop(entries, timeout: 5)
-        Stop.processes(entries, timeout: timeout)
-      end
-
       private
 
       # One line, one write(2); a journal that cannot be written never stops

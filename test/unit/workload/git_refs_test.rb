@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "json"
 require "fileutils"
 require "support/git_repo"
 require "rackbench/workload/git_refs"
