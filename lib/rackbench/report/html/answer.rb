@@ -51,6 +51,7 @@ module Rackbench
           where = "<code>#{h(entry.endpoint)}</code> <span class=\"level\">#{h(entry.level)}</span> "
           left = entry.left_out.map { |c| "#{h(c.setup)}#{marks(c)}" }.join(", ")
           return "<li>#{where}<span class=\"muted\">no valid cell: #{left}</span></li>" unless entry.best
+          return race_item(entry, where, left) if entry.race
 
           text = "#{where}<b>#{h(entry.best.setup)}</b> #{h(NumberFormat.rps(entry.best.rps.median))} req/s#{marks(entry.best)}"
           text += if entry.second
@@ -59,6 +60,13 @@ module Rackbench
                   else
                     " <span class=\"muted\">(#{entry.left_out.empty? ? 'the only setup' : 'the only valid cell'})</span>"
                   end
+          text += " <span class=\"left-out\">left out, not valid: #{left}</span>" if entry.left_out.any?
+          "<li>#{text}</li>"
+        end
+
+        # A race's words, as the terminal says them (RaceText).
+        def race_item(entry, where, left)
+          text = "#{where}#{h(RaceText.line(entry.race, entry.ranked.to_h { |c| [c.setup, c] }))}"
           text += " <span class=\"left-out\">left out, not valid: #{left}</span>" if entry.left_out.any?
           "<li>#{text}</li>"
         end
