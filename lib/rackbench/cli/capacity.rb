@@ -8,7 +8,7 @@ require_relative "../plan/config"
 require_relative "../plan"
 require_relative "../runner"
 require_relative "../report/capacity_text"
-require_relative "../report/html"
+require_relative "../report/formats"
 require_relative "../search/capacity"
 require_relative "../stats/slo"
 
@@ -60,7 +60,7 @@ module Rackbench
           listener.warning(@left_out) if @left_out
           knees = search_all(plan, store, listener, slo, search)
           Report::CapacityText.new(store.capacity, io: @out, trials: store.trials).render
-          @err.puts "Report: #{Report::Html.write(store)}"
+          @err.puts "Report: #{Report::Formats.save_page(store)}"
           knees.compact.size == knees.size ? 0 : 1
         end
       end

@@ -3,7 +3,6 @@
 require_relative "../report/formats"
 require_relative "../report/answer_text"
 require_relative "../report/failures"
-require_relative "../report/html"
 require_relative "../suites/findings"
 require_relative "../stats/looks"
 require_relative "../stats/ref_gate"
@@ -28,12 +27,12 @@ module Rackbench
       end
 
       def call(store, plan)
-        table = Report::Formats.fetch("table").render.call(store, {})
+        table = Report::Formats.fetch("table").string(store, {})
         @out.write(table)
         Suites::Findings.report(store, io: @out)
         @err.puts "Run directory: #{store.path}"
         TestSeam.hold(:report, err: @err, env: @env)
-        @err.puts "Report: #{Report::Html.write(store)}"
+        @err.puts "Report: #{Report::Formats.save_page(store)}"
         gate = ref_gate(store, plan)
         step_summary(store, gate)
         @err.puts gate.sentence if gate
@@ -62,7 +61,7 @@ module Rackbench
         path = @env["GITHUB_STEP_SUMMARY"]
         return if path.nil? || path.empty?
 
-        text = "#{gate ? "**#{gate.sentence}**\n\n" : ''}#{Report::Formats.fetch('md').render.call(store, {})}\n"
+        text = "#{gate ? "**#{gate.sentence}**\n\n" : ''}#{Report::Formats.fetch('md').string(store, {})}\n"
         StepSummary.append(path, text, err: @err)
       end
     end

@@ -10,7 +10,7 @@ require_relative "../plan"
 require_relative "../load"
 require_relative "../runner"
 require_relative "../report/tune_text"
-require_relative "../report/html"
+require_relative "../report/formats"
 require_relative "../stats/slo"
 require_relative "../search/tune"
 require_relative "../search/tune/lab"
@@ -88,7 +88,7 @@ module Rackbench
           listener.warning(@left_out) if @left_out
           rec = search(plan, store, listener, slo, opts, quiet ? nil : ->(line) { @err.puts line })
           Report::TuneText.new(store.path, io: @out).render
-          @err.puts "Report: #{Report::Html.write(store)}"
+          @err.puts "Report: #{Report::Formats.save_page(store)}"
           raise Error, rec["reason"] unless rec["setup"]
 
           0

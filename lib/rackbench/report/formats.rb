@@ -3,6 +3,7 @@
 require_relative "../error"
 require_relative "../suggest"
 require_relative "dataset"
+require_relative "streams"
 
 module Rackbench
   module Report
@@ -17,10 +18,11 @@ module Rackbench
     #
     # A format whose rendering can be hundreds of MB (json, html, md, the
     # table: a run of 100,000 cells) streams instead: its block takes a
-    # third argument, an IO, writes into it as it goes, and returns the
-    # String only when that IO is nil (`{ |store, opts, io = nil| ... }`).
-    # Format#write serves both kinds; `render.call(store, opts)` is a String
-    # for every format.
+    # third argument, an IO, and writes into it as it goes
+    # (`{ |store, opts, io| ... }`). Format#write serves both kinds, and is
+    # the one way a rendering reaches a file (`report -o`, and report.html
+    # at the end of run, capacity and tune: Formats.save); Format#string is
+    # a rendering as one String, for every format (Streams.string).
     module Formats
       Format = Struct.new(:name, :aliases, :help, :options, :order, :render, keyword_init: true) do
         # Writes the rendering to io: as it goes when the format streams,
@@ -31,9 +33,13 @@ module Rackbench
           io.write(render.call(store, opts))
         end
 
+        # The rendering as one String (the table run prints, a job's summary).
+        def string(store, opts) = Streams.string { |io| write(store, opts, io) }
+
         def streams? = render.parameters.size > 2
       end
       ALL = {} # name => Format, in the order the files register
+      PAGE = "report.html" # the "html" format's page that run, capacity and tune leave in the run directory
       DIR = File.join(__dir__, "formats")
 
       module_function
@@ -46,21 +52,25 @@ module Rackbench
         ALL.replace(ALL.sort_by { |_, f| f.order }.to_h)
       end
 
-      # A format whose renderer takes the run's Dataset (Html, Markdown,
-      # JsonDoc): renderer.new(dataset).render, or with stream: true
-      # renderer.new(dataset).write(io) (see above).
-      def register_dataset(name, renderer, order:, aliases: [], help: name, stream: false)
-        if stream
-          register(name, order: order, aliases: aliases, help: help) do |store, opts, io = nil|
-            rendering = renderer.new(Dataset.from_store(store, margin: opts[:margin]))
-            io ? rendering.write(io) : rendering.render
-          end
-        else
-          register(name, order: order, aliases: aliases, help: help) do |store, opts|
-            renderer.new(Dataset.from_store(store, margin: opts[:margin])).render
-          end
+      # A streaming format whose renderer takes the run's Dataset and writes
+      # into an IO (Markdown, JsonDoc): renderer.new(dataset).write(io).
+      def register_dataset(name, renderer, order:, aliases: [], help: name)
+        register(name, order: order, aliases: aliases, help: help) do |store, opts, io|
+          renderer.new(Dataset.from_store(store, margin: opts[:margin])).write(io)
         end
       end
+
+      # Renders format name of the run directory into its file file_name
+      # (report.html at the end of run, capacity and tune), streamed into a
+      # temporary file renamed over it (Store::RunDir#write_atomically):
+      # what `report --format NAME -o FILE` writes. Returns the file's path.
+      def save(store, name, file_name, opts = {})
+        format = fetch(name)
+        store.write_atomically(file_name) { |io| format.write(store, opts, io) }
+      end
+
+      # report.html (PAGE), as `report DIR --format html -o DIR/report.html` would write it.
+      def save_page(store) = save(store, "html", PAGE)
 
       def load_all
         Dir[File.join(DIR, "*.rb")].sort.each { |file| require file }

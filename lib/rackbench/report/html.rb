@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require "stringio"
 require_relative "dataset"
+require_relative "streams"
 require_relative "number_format"
 require_relative "html/escape"
 require_relative "html/chart_data"
@@ -33,7 +33,10 @@ module Rackbench
     # directory can run as code. report.js writes data-points="N" on each
     # chart and data-report="ready" on <body> once every chart is drawn.
     #
-    # Streamed (issue 35): #write puts out the page a section at a time. A
+    # Streamed (issue 35): #write puts out the page a section at a time,
+    # into `report --format html`'s output and into the run directory's
+    # report.html alike (Formats::PAGE, written at the end of run, capacity
+    # and tune by Formats.save_page through the same "html" format). A
     # run of more than ChartData::ENDPOINTS endpoints (100,000 cells) is
     # charted for its first ChartData::ENDPOINTS only (each chart a canvas:
     # a browser draws a few hundred, not 50,000); the tables show every
@@ -50,16 +53,10 @@ module Rackbench
     # warnings, method, environment and server-boot sections stay.
     class Html
       include Escape
+      include Streams # #render: #write's page as one String
 
       ASSETS = File.join(__dir__, "html")
       VENDOR = File.join(__dir__, "vendor")
-      FILE_NAME = "report.html"
-
-      # Renders the run directory's report into it; returns the file's path.
-      # The runner calls this at the end of `rackbench run`.
-      def self.write(store)
-        store.write_atomically(FILE_NAME, new(Dataset.from_store(store), capacity: store.capacity).render)
-      end
 
       def self.chart_library
         File.read(File.join(VENDOR, "chart.umd.min.js"))
@@ -89,10 +86,6 @@ module Rackbench
         @charts = ordinary + @capacity.charts
         # Like a capacity search, tune measures past each knee on purpose.
         @sections = Sections.new(dataset, capacity: @capacity_run || !@tune.nil?)
-      end
-
-      def render
-        StringIO.new.tap { |io| write(io) }.string
       end
 
       # The page into io: the head, each part of the body as it is made, the

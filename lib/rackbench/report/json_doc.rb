@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 require "json"
-require "stringio"
 require_relative "dataset"
+require_relative "streams"
 require_relative "../version"
 require_relative "../stats/verdict"
 require_relative "../stats/validity"
@@ -23,12 +23,10 @@ module Rackbench
     class JsonDoc
       SCHEMA = "rackbench.report/1"
 
+      include Streams # #render: #write's rendering as one String
+
       def initialize(dataset)
         @data = dataset
-      end
-
-      def render
-        StringIO.new.tap { |io| write(io) }.string
       end
 
       # The document into io, pretty-printed as JSON.pretty_generate does

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require "stringio"
 require_relative "dataset"
+require_relative "streams"
 require_relative "number_format"
 require_relative "warmup_curve"
 require_relative "decision_text"
@@ -23,12 +23,10 @@ module Rackbench
     # notes; what limited each cell as a grid of labels with every reason
     # under it (folded); then failed setups and the method.
     class Markdown
+      include Streams # #render: #write's rendering as one String
+
       def initialize(dataset)
         @data = dataset
-      end
-
-      def render
-        StringIO.new.tap { |io| write(io) }.string
       end
 
       # Into io a part at a time (each endpoint's tables as they are made):

@@ -262,12 +262,13 @@ module Rackbench
       # sees half of it, and a full disk leaves the old file intact. The temp
       # file is made new (O_EXCL, O_NOFOLLOW: a link at its name is removed,
       # never followed); the rename replaces a link at target, never writes through it.
-      def write_atomically(name, text)
+      # A block instead of text writes into the temp file as it goes (Report::Formats.save).
+      def write_atomically(name, text = nil)
         target = File.join(@path, name)
         tmp = "#{target}.tmp-#{Process.pid}"
         RegularFile.remove(tmp)
         RegularFile.open(tmp, RegularFile::CREATE) do |f|
-          f.write(text)
+          block_given? ? yield(f) : f.write(text)
           f.flush
           f.fsync
         end

@@ -3,6 +3,7 @@
 require "test_helper"
 require "fileutils"
 require "rackbench/report/html"
+require "rackbench/report/formats"
 require "rackbench/store/run_dir"
 require_relative "headless_chromium"
 require_relative "../../unit/report/run_fixture"
@@ -27,7 +28,7 @@ class HtmlBrowserTest < Minitest::Test
   end
 
   def report(dir)
-    Rackbench::Report::Html.write(Rackbench::Store::RunDir.open(dir))
+    Rackbench::Report::Formats.save_page(Rackbench::Store::RunDir.open(dir))
   end
 
   def test_every_chart_is_drawn_with_data_and_the_console_stays_quiet

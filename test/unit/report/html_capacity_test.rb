@@ -3,6 +3,7 @@
 require "test_helper"
 require "json"
 require "rackbench/report/html"
+require "rackbench/report/formats"
 require "rackbench/store/run_dir"
 require_relative "run_fixture"
 
@@ -104,7 +105,7 @@ class ReportHtmlCapacityTest < Minitest::Test
   def test_write_and_the_report_command_read_capacity_jsonl_from_the_run_directory
     dir = F.capacity_run(File.join(tmpdir, "run"))
     store = Rackbench::Store::RunDir.open(dir)
-    assert_includes File.read(Rackbench::Report::Html.write(store)), 'data-chart="capacity-0-open"'
+    assert_includes File.read(Rackbench::Report::Formats.save_page(store)), 'data-chart="capacity-0-open"'
     html = Rackbench::Report::Html.new(Rackbench::Report::Dataset.from_store(store)).render
     assert_includes html, 'data-chart="capacity-0-closed"'
   end

@@ -3,6 +3,7 @@
 require "test_helper"
 require "json"
 require "rackbench/report/html"
+require "rackbench/report/formats"
 require "rackbench/store/run_dir"
 require_relative "run_fixture"
 
@@ -22,7 +23,7 @@ class ReportHtmlTest < Minitest::Test
 
   def test_write_puts_report_html_in_the_run_directory
     dir = F.full_run(File.join(tmpdir, "run"))
-    path = Rackbench::Report::Html.write(Rackbench::Store::RunDir.open(dir))
+    path = Rackbench::Report::Formats.save_page(Rackbench::Store::RunDir.open(dir))
     assert_equal File.join(dir, "report.html"), path
     assert_match(/\A<!DOCTYPE html>/, File.read(path))
   end

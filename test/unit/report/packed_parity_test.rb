@@ -53,7 +53,7 @@ class PackedParityTest < Minitest::Test
   end
 
   def packed(format, **opts)
-    Rackbench::Report::Formats.fetch(format).render.call(@store, opts)
+    Rackbench::Report::Formats.fetch(format).string(@store, opts)
   end
 
   def test_every_format_renders_the_same_from_packed_trials

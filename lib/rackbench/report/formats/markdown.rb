@@ -3,4 +3,4 @@
 require_relative "../formats"
 require_relative "../markdown"
 
-Rackbench::Report::Formats.register_dataset("md", Rackbench::Report::Markdown, order: 3, stream: true, aliases: ["markdown"], help: "Markdown")
+Rackbench::Report::Formats.register_dataset("md", Rackbench::Report::Markdown, order: 3, aliases: ["markdown"], help: "Markdown")

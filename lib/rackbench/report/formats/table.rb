@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "stringio"
 require_relative "../formats"
 require_relative "../table"
 require_relative "../../stats/margin"
@@ -8,13 +7,11 @@ require_relative "../../store/packed_trials"
 
 module Rackbench
   module Report
-    # Streams: the table's lines go to io as printed (a String when io is nil).
-    Formats.register("table", order: 1, help: "the terminal table", options: %i[why]) do |store, opts, io = nil|
-      out = io || StringIO.new
-      Table.new(Store::PackedTrials.read(store), setups: store.setups, io: out, margin: Stats::Margin.of(opts[:margin], store.meta),
+    # Streams: the table's lines go to io as printed.
+    Formats.register("table", order: 1, help: "the terminal table", options: %i[why]) do |store, opts, io|
+      Table.new(Store::PackedTrials.read(store), setups: store.setups, io: io, margin: Stats::Margin.of(opts[:margin], store.meta),
                               why: opts[:why], run_dir: store.path, split: store.meta.dig("config", "probe") == true,
                               config: store.meta["config"]).render
-      io ? nil : out.string
     end
   end
 end

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-require "stringio"
 require_relative "escape"
+require_relative "../streams"
 require_relative "marks"
 require_relative "../number_format"
 require_relative "../tune_text"
@@ -69,9 +69,7 @@ module Rackbench
 
         # Each round's decisions, as the terminal printed them.
         def rounds
-          io = StringIO.new
-          TuneText.new(@dir, io: io).render
-          text = io.string.strip
+          text = Streams.string { |io| TuneText.new(@dir, io: io).render }.strip
           text.empty? ? nil : "<details><summary>Each round's decisions (the terminal's account)</summary><pre>#{h(text)}</pre></details>"
         rescue SystemCallError
           nil
