@@ -12,7 +12,7 @@
 #   report    listeners while running; renderers from a run directory
 #
 #   store = Rackbench::Store::RunDir.open("rackbench-runs/20250101-120000")
-#   Rackbench::Report::Table.new(store.trials, setups: store.setups, io: $stdout).render
+#   Rackbench::Report::Table.new(Rackbench::Report::Dataset.from_store(store), io: $stdout).render
 require_relative "rackbench/version"
 require_relative "rackbench/error"
 require_relative "rackbench/plan"

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../stats/cells"
+require_relative "dataset"
 require_relative "number_format"
 require_relative "warmup_curve"
 require_relative "../stats/interval"
@@ -27,7 +27,9 @@ module Rackbench
     # that are not valid with "?" (ValidityNotes); what limited each cell is a
     # grid of labels (VerdictGrid), with the full reasons (VerdictNotes) when
     # asked (why: rackbench report --why); failed setups and endpoints are
-    # listed under the tables (Failures). Renders stored trials only.
+    # listed under the tables (Failures). Renders a run's Dataset, as every
+    # other format does: its cells, its decisions (the run's margin), its
+    # setups and meta.json's config.
     class Table
       # Above this coefficient of variation of req/s across repetitions a
       # cell is called noisy.
@@ -39,22 +41,22 @@ module Rackbench
                 "free of coordinated omission). Cells: achieved req/s  mean/p99 latency; ! = errors."
       }.freeze
 
-      # margin: the run's equivalence margin (a share; nil: the default 5%);
-      # why: print each cell's full reasons after the grid of labels;
-      # run_dir: named where the table points to those reasons;
-      # split: print where a request's time went (SplitTable) also without why
-      # (a user's app run with --probe: what the probe was asked for).
-      # config: meta.json's (what a boot and a take cost: BootVarianceNote).
-      def initialize(trials, setups: [], io: $stdout, margin: nil, why: false, run_dir: nil, split: false, config: nil)
-        @config = config
-        @setups = setups
-        @margin = margin || Stats::Decision::DEFAULT_MARGIN
+      # dataset: the run (Dataset: its path is named where the table points
+      # to each cell's reasons; meta.json's config says what a boot and a
+      # take cost, BootVarianceNote); why: print each cell's full reasons
+      # after the grid of labels; split: print where a request's time went
+      # (SplitTable) also without why; nil: when the run asked the probe
+      # (a user's app run with --probe).
+      def initialize(dataset, io: $stdout, why: false, split: nil)
+        @data = dataset
+        @config = dataset.meta["config"]
+        @setups = dataset.setup_rows
         @why = why
-        @split = split
-        @run_dir = run_dir
-        @trials = trials
-        @cells = Stats::Cells.new(trials)
-        @failures = Failures.new(setups, trials) # failed setups (their latest attempt) and endpoints
+        @split = split.nil? ? dataset.meta.dig("config", "probe") == true : split
+        @run_dir = dataset.path
+        @trials = dataset.trials
+        @cells = dataset.cells
+        @failures = Failures.new(@setups, @trials) # failed setups (their latest attempt) and endpoints
         @io = io
       end
 
@@ -88,10 +90,7 @@ module Rackbench
 
       private
 
-      def decisions
-        @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@config), cells: @cells,
-                                                                         config: @config)
-      end
+      def decisions = @data.decisions
 
       def render_endpoint(endpoint)
         levels = @cells.levels(endpoint)

@@ -13,7 +13,7 @@ class AnswerTextTest < Minitest::Test
 
   def render(trials)
     io = StringIO.new
-    Rackbench::Report::Table.new(trials, io: io).render
+    Rackbench::Report::Table.new(Rackbench::Report::Dataset.new(meta: {}, trials: trials), io: io).render
     io.string
   end
 

@@ -35,7 +35,7 @@ class MixedLoopsTest < Minitest::Test
 
   def test_terminal_labels_each_level_by_its_loop_and_notes_both_loops
     io = StringIO.new
-    Rackbench::Report::Table.new(JSON.parse(JSON.generate(mixed_trials)), io: io).render
+    Rackbench::Report::Table.new(Rackbench::Report::Dataset.new(meta: {}, trials: JSON.parse(JSON.generate(mixed_trials))), io: io).render
     header = io.string.lines.find { |l| l.start_with?("/x") }
     assert_equal %w[/x c=1 c=8 r=8 r=200], header.split
     assert_match(/Latency is closed-loop/, io.string)

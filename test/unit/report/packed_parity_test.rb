@@ -66,7 +66,7 @@ class PackedParityTest < Minitest::Test
     end
     [false, true].each do |why|
       io = StringIO.new
-      Rackbench::Report::Table.new(@store.trials, setups: @store.setups, io: io, why: why, run_dir: @store.path).render
+      Rackbench::Report::Table.new(dataset, io: io, why: why).render
       assert_equal io.string, packed("table", why: why), "table, why: #{why}"
     end
   end

@@ -18,7 +18,7 @@ class QuietNotesTest < Minitest::Test
 
   def render(trials)
     io = StringIO.new
-    Rackbench::Report::Table.new(JSON.parse(JSON.generate(trials)), io: io).render
+    Rackbench::Report::Table.new(Rackbench::Report::Dataset.new(meta: {}, trials: JSON.parse(JSON.generate(trials))), io: io).render
     io.string
   end
 

@@ -33,7 +33,7 @@ class SplitTableTest < Minitest::Test
     assert_equal "", io.string
     [[{}, false], [{ split: true }, true], [{ why: true }, true]].each do |opts, shown|
       out = StringIO.new
-      Rackbench::Report::Table.new([trial("puma x1:8", RAILS)], io: out, **opts).render
+      Rackbench::Report::Table.new(Rackbench::Report::Dataset.new(meta: {}, trials: [trial("puma x1:8", RAILS)]), io: out, **opts).render
       assert_equal shown, out.string.include?("time per request (ms)"), opts.inspect
     end
   end

@@ -41,7 +41,7 @@ class TrustMarksTest < Minitest::Test
 
   def test_terminal_marks_the_cells_and_keeps_the_invalid_one_out_of_the_answer
     io = StringIO.new
-    Rackbench::Report::Table.new(trials, io: io).render
+    Rackbench::Report::Table.new(Rackbench::Report::Dataset.new(meta: {}, trials: trials), io: io).render
     out = io.string
     lines = out.lines.map(&:chomp)
     assert_equal "  /x c=4: puma x1:2 8.0 req/s ~ vs thin 6.0: one round cannot decide (run -r 3 or more, or --decide); " \
@@ -62,7 +62,7 @@ class TrustMarksTest < Minitest::Test
   def test_an_endpoint_with_no_valid_cell_says_so
     short = [cell("puma x1:2", "/x", 4, rps: 2.0, mean: 1000.0, duration: 2.0), cell("thin", "/x", 4, rps: 1.0, mean: 2000.0, duration: 2.0)]
     io = StringIO.new
-    Rackbench::Report::Table.new(short, io: io).render
+    Rackbench::Report::Table.new(Rackbench::Report::Dataset.new(meta: {}, trials: short), io: io).render
     assert_equal "  /x c=4: no valid cell (puma x1:2 ?, thin ?; see the notes under the tables)", io.string.lines[1].chomp
   end
 

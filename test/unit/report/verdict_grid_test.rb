@@ -36,7 +36,7 @@ class VerdictGridTest < Minitest::Test
 
   def render(why: false)
     io = StringIO.new
-    Rackbench::Report::Table.new(trials, io: io, why: why, run_dir: "/runs/a").render
+    Rackbench::Report::Table.new(Rackbench::Report::Dataset.new(meta: {}, trials: trials, path: "/runs/a"), io: io, why: why).render
     io.string
   end
 

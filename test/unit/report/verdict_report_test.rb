@@ -35,11 +35,11 @@ class VerdictReportTest < Minitest::Test
 
   def test_terminal_gives_each_cell_its_label_and_with_why_its_reason
     io = StringIO.new
-    Rackbench::Report::Table.new(trials, io: io).render
+    Rackbench::Report::Table.new(Rackbench::Report::Dataset.new(meta: {}, trials: trials), io: io).render
     assert_match(/^unicorn x2   below  workers busy$/, io.string)
     refute_match(/13.6 waiting on average/, io.string, "the reasons only with --why")
     io = StringIO.new
-    Rackbench::Report::Table.new(trials, io: io, why: true).render
+    Rackbench::Report::Table.new(Rackbench::Report::Dataset.new(meta: {}, trials: trials), io: io, why: true).render
     assert_match(%r{/pause/0.05 c=1 unicorn x2: below: 1 request\(s\) in flight}, io.string)
     assert_match(%r{/pause/0.05 c=16 unicorn x2: workers busy: 13.6 waiting on average}, io.string)
   end
