@@ -6,6 +6,7 @@ require_relative "../report/failures"
 require_relative "../suites/findings"
 require_relative "../stats/looks"
 require_relative "../stats/ref_gate"
+require_relative "../store/packed_trials"
 require_relative "../test_seam"
 require_relative "ref_gate"
 require_relative "step_summary"
@@ -38,7 +39,8 @@ module Rackbench
         @err.puts gate.sentence if gate
         @out.write(Report::AnswerText.block(table))
         # A run that failed fails the gate too (closed); else the gate's own.
-        return 1 if Report::Failures.new(store.setups, store.trials).any?
+        # Its trials read packed, as the table and the page read them.
+        return 1 if Report::Failures.new(store.setups, Store::PackedTrials.read(store)).any?
 
         gate ? gate.status : 0
       end
