@@ -15,8 +15,14 @@
 # the runner stores: sampler, queues, machine, balance, split, runtime,
 # health), with its identity and headline figures rewritten: key, setup,
 # endpoint, level, start time, req/s, latency, memory, CPU, the wrk command
-# line. The run: SETUPS setups x endpoints x 2 levels, one repetition each
-# (so trials = cells; one round decides no pair: decisions are looked for,
+# line; and every other figure a real run measures anew each trial (MEASURED:
+# the sampler's, the queues', the machine's, the workers' balance and split,
+# the health checks' times) drawn around the recorded one (half to one and a
+# half times it, as many decimals), so that no more of a trial's values
+# repeat from trial to trial than in a real run (a report codes those that
+# do: Store::PackedRecords). The boot's pids are the setup's. The run:
+# SETUPS setups x endpoints x 2 levels, one repetition each (so trials =
+# cells; one round decides no pair: decisions are looked for,
 # none is made). Every cell fails Little's law (a mean latency well under
 # c / req/s) and ran under foreign load (the recorded line's): the most
 # notes, the longest answer and warnings a report can have.
@@ -62,6 +68,30 @@ formats = ARGV.empty? ? Rackbench::Report::Formats.names : ARGV
 LIMIT_S = size ? nil : 60
 LIMIT_MB = size ? 1024 : 500
 
+# The figures of a trial a run measures anew each time, beyond those
+# trial() sets: paths in the recorded trial (an Integer: a list's index).
+MEASURED = [
+  %w[duration_s], %w[latency_ms min], %w[latency_ms stdev], %w[sampler samples], %w[sampler duration_s],
+  *%w[workers_pct client_pct server_machine_share client_machine_share sampler_pct].map { |k| ["cpu", k] },
+  %w[processes threads_max], %w[processes rss_growth],
+  *%w[accept server.backlog server.busy_threads].product(%w[mean p95 max samples]).map { |q, k| ["queues", *q.split("."), k] },
+  %w[queues waiting_mean],
+  *%w[cpu_pct interrupts_pct rackbench_pct client_reaped_pct foreign_pct window_s].map { |k| ["machine", k] },
+  *%w[cpu_pct requests gc_count gc_time_ms].map { |k| ["balance", "workers", 0, k] }, %w[balance busiest_cpu_pct],
+  *%w[requests wall_ms cpu_ms gc_ms waiting_ms cpu_share threads_per_process runq_ms].map { |k| ["split", k] },
+  *%w[requests wall_ms cpu_ms].map { |k| ["split", "workers", 0, k] },
+  %w[health median_ms], %w[health max_ms]
+].freeze
+
+# value drawn around itself (r in 0...1): 0.5 to 1.5 times it, an Integer
+# as an Integer, a Float with its decimals; a zero drawn from 0 to 3.
+def around(value, r)
+  return value.zero? ? (r * 4).floor : (value * (0.5 + r)).round if value.is_a?(Integer)
+
+  decimals = [value.to_s[/\.(\d+)\z/, 1].to_s.size, 1].max
+  value.zero? ? (r * 4).round(decimals) : (value * (0.5 + r)).round(decimals)
+end
+
 # The recorded trial, renamed to this cell and given its figures.
 def trial(setup, endpoint, level, index)
   rps = (setup.start_with?("puma") ? 1000.0 : 800.0) + index % 7 + (index % 100) / 100.0
@@ -79,6 +109,15 @@ def trial(setup, endpoint, level, index)
   t["command"] = t["command"].map { |w| w.sub(%r{/hello\z}, endpoint) }.tap { |c| c[c.index("-c") + 1] = level.to_s }
   t["memory"].transform_values! { |v| v && (v * 2 + index % 3 + 0.01 * (index % 97)).round(2) }
   t["cpu"].merge!("server_pct" => 70.0 + index % 9 / 10.0, "client_pct" => 20.0 + index % 7 / 10.0)
+  random = Random.new(index)
+  MEASURED.each do |path|
+    *parents, key = path
+    within = parents.reduce(t) { |node, k| node[k] }
+    within[key] = around(within[key], random.rand)
+  end
+  pid = 15_000 + SETUPS.index(setup)
+  t["balance"]["workers"][0]["pid"] = t["split"]["workers"][0]["pid"] = pid
+  t["runtime"]["pids_off"] = [pid]
   t
 end
 
