@@ -29,6 +29,8 @@ module Rackbench
     #
     # Notices (one line each) go to the block given to #read or #append.
     class JsonLines
+      TEXT = /[^\s\0]/ # what a line that is not blank holds (what String#strip would leave)
+
       attr_reader :file
 
       # kind: what a line holds, named in errors ("trial"); required: keys
@@ -47,14 +49,14 @@ module Rackbench
         return [] unless File.file?(@file) || File.symlink?(@file) # a link that leads nowhere (ELOOP too): an Error
 
         records = []
-        seen = {} # line hash => [[line number, record]], for unique:
+        seen = {} # line hash => where its record is (#copy?), for unique:
         File.open(@file, "rb") do |f|
           f.each_line.with_index(1) do |line, number|
-            next if line.strip.empty? # a blank line (an editor's last newline) holds no record
+            next unless line.match?(TEXT) # a blank line (an editor's last newline) holds no record
             next records.concat(last_line(line, number, notice)) unless line.end_with?("\n")
 
-            value = record(line.chomp, number)
-            records << value unless @unique && copy?(seen, line.hash, number, value, notice)
+            value = record(line, number) # its newline read as JSON's whitespace: no copy of a 3 KB line, twice
+            records << value unless @unique && copy?(seen, line.hash, number, value, records, notice)
           end
         end
         records
@@ -75,26 +77,43 @@ module Rackbench
       private
 
       # True (said in a notice) when value repeats an earlier line's record:
-      # a copied line, which must not count as another measurement.
-      def copy?(seen, hash, number, value, notice)
-        earlier = (seen[hash] ||= []).find { |_, r| r == value }
-        seen[hash] << [number, value] unless earlier
-        notice&.call("#{@file} line #{number} repeats line #{earlier[0]} word for word (a copy, not another " \
-                     "measurement) and is left out") if earlier
-        !earlier.nil?
+      # a copied line, which must not count as another measurement. seen:
+      # line hash => the line's number << 32 | its record's index in
+      # records (a list of them where lines of one hash differ), an Integer
+      # a line, not two Arrays (1 GB of trials is 385,000 lines).
+      def copy?(seen, hash, number, value, records, notice)
+        at = (number << 32) | records.size
+        found = seen[hash]
+        if found.nil? # the usual case: a line unlike any before
+          seen[hash] = at
+          return false
+        end
+
+        earlier = Array(found).find { |place| records[place & 0xFFFF_FFFF] == value }
+        return notice_copy(number, earlier >> 32, notice) if earlier
+
+        seen[hash] = Array(found) << at
+        false
       end
 
+      def notice_copy(number, earlier, notice)
+        notice&.call("#{@file} line #{number} repeats line #{earlier} word for word (a copy, not another " \
+                     "measurement) and is left out")
+        true
+      end
+
+      # line: with or without its newline.
       def record(line, number)
         value = shared(JSON.parse(line.force_encoding(Encoding::UTF_8)))
         unless value.is_a?(Hash) && @required.all? { |k| value.key?(k) && !value[k].nil? }
-          invalid(number, "is not a #{@kind} record (#{line[0, 60]})")
+          invalid(number, "is not a #{@kind} record (#{line[0, 60].chomp})")
         end
         wrong = Schema.problem(value, @schema)
         return value unless wrong
 
         invalid(number, "is not a #{@kind} record: #{wrong}")
       rescue JSON::ParserError, EncodingError
-        invalid(number, "is not JSON (#{line[0, 60].inspect})")
+        invalid(number, "is not JSON (#{line[0, 60].chomp.inspect})")
       end
 
       # The record with each string value deduplicated (frozen, one copy
