@@ -13,6 +13,8 @@ module Rackbench
 
       # cells: Stats::Cells; setups: setups.jsonl rows (boot_s); config: meta.json's.
       def lines(cells, setups:, config:)
+        return [] unless cells.cells.any? { |c| c.records.any? { |t| t.key?("take_rps") } } # no takes: no cell decoded for it
+
         found = Stats::BootVariance.of(cells.cells, Stats::BootVariance.costs(setups, config || {}))
         return [] if found.empty?
 

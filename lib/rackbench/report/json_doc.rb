@@ -47,7 +47,11 @@ module Rackbench
       end
 
       # {"boot_variance" => [...]} for a run with several takes per boot (run --per-boot), else {}.
+      # Only a run whose trials hold takes (take_rps) has any: the others'
+      # cells are not decoded for it.
       def boot_variance
+        return {} unless @data.trials.any? { |t| t.key?("take_rps") }
+
         found = Stats::BootVariance.of(@data.cells.cells, Stats::BootVariance.costs(@data.setup_rows, @data.meta["config"] || {}))
         found.empty? ? {} : { "boot_variance" => found.map(&:to_h) }
       end
@@ -120,24 +124,29 @@ module Rackbench
         }
       end
 
+      # The cell's trials are decoded once here (Cell#trials) and read by
+      # every figure; an interval is sought only where it can be (2 values
+      # or more: Stats::Interval), a 100,000-cell run's cells of one
+      # repetition each ask for none.
       def cell(cell)
+        trials = cell.trials
         metrics = @data.metrics.each_with_object({}) do |metric, out|
-          summary = metric.summary(cell.trials)
-          out[metric.key] = self.class.summary(summary, metric.interval(cell.trials)) unless summary.n.zero?
+          summary = metric.summary(trials)
+          out[metric.key] = self.class.summary(summary, summary.n < 2 ? nil : metric.interval(trials)) unless summary.n.zero?
         end
         {
           "endpoint" => cell.endpoint, "setup" => cell.setup, "concurrency" => cell.level,
-          "loop" => cell.loop, "repetitions" => cell.trials.size, "requests" => cell.requests,
+          "loop" => cell.loop, "repetitions" => trials.size, "requests" => cell.requests,
           "errors" => cell.errors, "metrics" => metrics,
-          "verdict" => Stats::Verdict.for_cell(cell.trials)&.to_h,
-          "validity" => validity(cell),
-          "split" => Stats::CellSplit.of(cell.trials)
+          "verdict" => Stats::Verdict.for_cell(trials)&.to_h,
+          "validity" => validity(trials),
+          "split" => Stats::CellSplit.of(trials)
         }
       end
 
-      # Stats::Validity: whether the cell's figures can be trusted.
-      def validity(cell)
-        check = Stats::Validity.cell(cell.trials)
+      # Stats::Validity: whether the cell's figures (its trials') can be trusted.
+      def validity(trials)
+        check = Stats::Validity.cell(trials)
         { "valid" => check.valid?, "invalid_trials" => check.invalid, "problems" => check.problems.map { |p| { "kind" => p.kind, "text" => p.text } },
           "needs_duration_s" => check.needs_s, "wrk_latency_correction" => check.artifacts.any? }
       end

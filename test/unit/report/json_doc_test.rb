@@ -37,6 +37,42 @@ class ReportJsonDocTest < Minitest::Test
     assert_in_delta 70.0, cell.dig("metrics", "cpu.server_pct", "median"), 1e-9
   end
 
+  # Issues 35 and 46: the streamed document is byte for byte what one
+  # JSON.pretty_generate of it gives, cells of one repetition and of
+  # several, figures of every kind, trials read packed.
+  def test_the_streamed_document_is_the_pretty_generated_one
+    full = Rackbench::RunFixture.full_run(File.join(tmpdir, "full"))
+    odd = [1.0e12, 1.0e-05, 0.1 + 0.2, 3, 2**40, 0.0, -0.0, 1234.5678]
+    trials = odd.each_with_index.flat_map do |value, i|
+      Array.new(i.even? ? 1 : 3) do |r|
+        Rackbench::RunFixture.trial(setup: "puma x2:3", endpoint: "/e#{i}", concurrency: 8, repetition: r + 1, rps: value,
+                                    p99: value.is_a?(Float) ? value.abs : 7.0, memory: { "pss_total_mb" => value, "rss_sum_mb" => nil },
+                                    cpu: r.zero? ? { "server_pct" => value } : {})
+      end
+    end
+    odd_run = Rackbench::RunFixture.write(File.join(tmpdir, "odd"), trials: trials, setups: [Rackbench::RunFixture.ok_setup("puma x2:3")])
+    [full, odd_run].each do |dir|
+      report = Rackbench::Report::JsonDoc.new(Rackbench::Report::Dataset.from_store(Rackbench::Store::RunDir.open(dir)))
+      text = report.render
+      assert_equal JSON.pretty_generate(report.document) + "\n", text, dir
+      assert_equal JSON.parse(text)["cells"].size, report.document["cells"].size
+    end
+  end
+
+  # A run of several takes per boot (--per-boot) has its variance split
+  # (the others are not decoded for it: issue 46).
+  def test_a_run_of_takes_splits_the_variance_between_boots_and_takes
+    trials = [[1, 1, 100.0], [1, 2, 104.0], [2, 1, 90.0], [2, 2, 95.0], [3, 1, 110.0], [3, 2, 111.0]].map do |rep, take, rps|
+      Rackbench::RunFixture.trial(setup: "puma x2:3", endpoint: "/hello", concurrency: 8, repetition: rep, rps: rps)
+                           .merge("take" => take, "key" => "puma x2:3|/hello|8|#{rep}|t#{take}")
+    end
+    dir = Rackbench::RunFixture.write(File.join(tmpdir, "takes"), trials: trials, setups: [Rackbench::RunFixture.ok_setup("puma x2:3")])
+    data = Rackbench::Report::Dataset.from_store(Rackbench::Store::RunDir.open(dir))
+    split = JSON.parse(Rackbench::Report::JsonDoc.new(data).render)["boot_variance"]
+    assert_equal [["/hello", "puma x2:3", 3, 2.0]], split.map { |v| v.values_at("endpoint", "setup", "boots", "takes_per_boot") }
+    assert_match(/between boots/, Rackbench::Report::BootVarianceNote.lines(data.cells, setups: data.setup_rows, config: {}).join)
+  end
+
   # One decision per cell x metric x pair: unicorn x2 serves 0.6x puma x2:3's
   # req/s in every round of the fixture, so each is decided, paired.
   def test_decisions_per_cell_metric_and_pair
