@@ -46,7 +46,9 @@ class AffinityIntegrationTest < Minitest::Test
     deadline = Time.now + 5
     until seen || Time.now > deadline
       wrk = Rackbench::ProcessControl::Registry.live.find { |c| File.basename(c.argv.first) == "wrk" }
-      seen = wrk && A.of(wrk.pid)
+      # Read once taskset has exec'd wrk: before that the pid is taskset's,
+      # still on every CPU (CI read [0, 1] there once).
+      seen = wrk && execd_wrk?(wrk.pid) && A.of(wrk.pid)
       sleep 0.02
     end
     result = run.value
@@ -81,5 +83,11 @@ class AffinityIntegrationTest < Minitest::Test
       assert_match(/\AError: --cpus .*#{why}/, err)
       refute File.exist?(out_dir), "no run directory, no server"
     end
+  end
+
+  def execd_wrk?(pid)
+    File.basename(File.readlink("/proc/#{pid}/exe")) == "wrk"
+  rescue SystemCallError
+    false
   end
 end

@@ -105,7 +105,8 @@ class TuneTieIntegrationTest < Minitest::Test
     # (a change of 50% or more is said as the ratio B/A: DecisionText#phrase;
     # an interval wider than half-to-double as "too wide to read").
     if p99_decided
-      assert_match(/p99 slower by \d+% \(95% CI \d+-\d+%\).*: puma x1:10 wins: decided lower p99 at equivalent throughput/, rec["reason"])
+      assert_match(/p99 slower(?: by \d+% \(95% CI \d+-\d+%\)|: B\/A [\d.]+x \(95% CI [\d.]+x-[\d.]+x\)).*: puma x1:10 wins: decided lower p99 at equivalent throughput/,
+                   rec["reason"])
     else
       assert_match(%r{; runner-up puma x2:5 against puma x1:10 \(\d+ paired rounds at 100 req/s\): req/s equivalent within \+-10% \(95% CI [-+]\d[^)]*% to [-+]\d[^)]*%\); p99 .*\((?:95% CI[ ;]|too wide to read: ).*\); PSS larger(?: by \d+% \(95% CI \d+-\d+%\)|: B/A \d\.\d+x \(95% CI [\d.]+x-[\d.]+x\)): puma x1:10 wins: (equivalent on req/s and p99|req/s equivalent, p99 undecided), so the smaller footprint},
                    rec["reason"])
