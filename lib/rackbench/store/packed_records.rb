@@ -1,40 +1,52 @@
 # frozen_string_literal: true
 
 require_relative "packed_ref"
+require_relative "packed_walk"
+require_relative "packed_pools"
+require_relative "packed_plans"
+require_relative "packed_shapes"
 
 module Rackbench
   module Store
     # JSON records held compactly, for a report of a huge run (issue 46): a
     # trial as a Ruby Hash takes ~9 KB (some 25 nested Hashes around ~140
-    # values), packed ~1.2 KB. A packed record is its values in order, side
+    # values), packed ~0.7 KB. A packed record is its values in order, side
     # by side in Arrays of CHUNK values, and its shape: its keys and their
-    # nesting, kept once for every record that has the same ones. #add packs
+    # nesting (PackedWalk), kept once for every record that has the same
+    # ones, with a plan's codes for the values that repeat (PackedPlans). #add packs
     # a record and answers a PackedRef to it, which reads a field without
     # decoding the rest; #decode gives back a Hash equal to the one packed,
     # its keys in the same order, its lists fresh copies. The strings of a
-    # record added are frozen (kept, not copied).
+    # record added are frozen (kept, not copied), but for those that differ
+    # from record to record, kept as bytes (PackedPools) and read back new.
     #
     # A list that holds no object is one value; a list that does is part of
     # the shape. A record of a new shape past MAX_SHAPES is kept as it is.
     #
-    # Decoding is a Hash literal per shape (and per object in it, when one
-    # is read alone), compiled once: some four times as fast as JSON.parse
-    # of the line. #expand keeps the last RECENT lists decoded, so a report
-    # that reads a cell's trials many times in a row decodes them once.
+    # Decoding is a Hash literal per shape (PackedShapes). #expand keeps the
+    # last RECENT lists decoded, so a report that reads a cell's trials many
+    # times in a row decodes them once.
     class PackedRecords
+      include PackedWalk
+      include PackedPools
+      include PackedPlans
+      include PackedShapes
+
       CHUNK_BITS = 16
       CHUNK = 1 << CHUNK_BITS # values per Array (a record never straddles two)
       MAX_SHAPES = 1024
       SHAPE_BITS = 10 # a handle: its first value's position << SHAPE_BITS | its shape's id
       SHAPE_MASK = (1 << SHAPE_BITS) - 1
       RECENT = 64
-      EMPTY = [].freeze
       SAMPLE = 64
 
-      # A value inside a shape: a leaf (index: of the value; list: a list
-      # of no object, given as a copy) or an object or list of objects
-      # (source: its literal, of keys; fields: an object's keys => their Nodes).
-      Node = Struct.new(:index, :list, :source, :keys, :fields, :decoder)
+      # A value inside a shape: a leaf (index: of the value; kind: :l as
+      # it is, :v a list of no object, :s a string in a chunk of text;
+      # code: a coded value's [index of its Integer of codes or nil (the
+      # value of a plan's table of one), shift, mask, table]) or an object
+      # or list of objects (source: its literal, of keys; fields: an
+      # object's keys => their Nodes; tables: the plan's, by value index).
+      Node = Struct.new(:index, :kind, :source, :keys, :fields, :decoder, :code, :tables)
 
       # A list's elements as Hashes: a list of PackedRefs decoded, any other
       # list as it is.
@@ -45,21 +57,27 @@ module Rackbench
       def initialize
         @chunks = []
         @fill = CHUNK # values in the last chunk
-        @shapes = {} # signature => shape id
+        @kinds = {} # signature => its Kind
+        @coded = [] # a record's values as a plan keeps them (reused)
         @roots = [] # shape id => its root Node
         @texts = {} # value index => its strings sampled, then :unique or :shared (#text)
+        @lists = [] # chunks of lists' values: a list is its size, then its values
+        @lists_fill = LIST_CHUNK
+        @text = [] # chunks of text (UTF-8), a string's bytes then a NUL
         @signature = [] # the record's being packed (reused: one record at a time)
         @values = []
+        @read_list = method(:list_at).to_proc
+        @read_text = method(:text_at).to_proc
         @recent = {}.compare_by_identity # list of PackedRefs => its Hashes, the oldest first
+        @last = nil # the last record's Kind
       end
 
       def add(record)
         @signature.clear
         @values.clear
         walk(record)
-        id = @shapes[@signature]
-        id ||= (@shapes[@signature.dup.freeze] = compile(@signature)) if @roots.size < MAX_SHAPES
-        PackedRef.new(self, id && @values.size <= CHUNK ? put(id, @values) : record)
+        found = kind_of_record
+        PackedRef.new(self, found && @values.size <= CHUNK ? stored(found) : record)
       end
 
       def decode(handle)
@@ -112,11 +130,15 @@ module Rackbench
         position = handle >> SHAPE_BITS
         chunk = @chunks[position >> CHUNK_BITS]
         offset = position & (CHUNK - 1)
-        if node.index
+        if (code = node.code)
+          at, shift, mask, table = code
+          found = table[at ? (chunk[offset + at] >> shift) & mask : 0]
+        elsif node.index
           found = chunk[offset + node.index]
-          return node.list ? found.dup : found
+        else
+          return (node.decoder ||= compiled(node)).call(chunk, offset)
         end
-        (node.decoder ||= compiled(node)).call(chunk, offset)
+        node.kind == :l ? found : (node.kind == :v ? list_at(found) : text_at(found))
       end
 
       def dig_on(value, rest)
@@ -125,59 +147,6 @@ module Rackbench
 
         value.dig(*rest)
       end
-
-      # The record's shape into @signature (an object: :h, its size, then
-      # each key and its value's; a list of objects: :a, its size, its
-      # elements'; a list of none: :v; any other value: :l) and its values
-      # into @values, in order (a list of none as one value, frozen; a
-      # string frozen and deduplicated, one copy of each text).
-      def walk(value)
-        if value.is_a?(Hash)
-          @signature << :h << value.size
-          value.each do |key, v|
-            @signature << key
-            walk(v)
-          end
-        elsif value.is_a?(Array) && nested?(value)
-          @signature << :a << value.size
-          value.each { |v| walk(v) }
-        else
-          @signature << (value.is_a?(Array) ? :v : :l)
-          @values << leaf(value, @values.size)
-        end
-      end
-
-      # A value as kept at value index at (nil: deeper in a list).
-      def leaf(value, at = nil)
-        case value
-        when String then at ? text(value, at) : -value
-        when Array
-          return EMPTY if value.empty?
-
-          value.each_with_index.map { |v, i| leaf(v, at && i < 256 ? -((at << 8) | i) - 1 : nil) }.freeze
-        else value
-        end
-      end
-
-      # A string at value index at (negative: the i-th of the list there):
-      # deduplicated (one copy of a setup's
-      # name for all its trials), unless the first SAMPLE there all differed
-      # (a trial's key, its start time): then frozen as it is, sparing the
-      # table of deduplicated strings an entry a trial.
-      def text(value, at)
-        state = (@texts[at] ||= [0, {}.compare_by_identity]) # [strings met, the distinct ones] while sampling
-        return value.freeze if state == :unique
-
-        shared = -value
-        return shared if state == :shared
-
-        state[0] += 1
-        state[1][shared] = true
-        @texts[at] = state[1].size == SAMPLE ? :unique : :shared if state[0] == SAMPLE
-        shared
-      end
-
-      def nested?(list) = list.any? { |v| v.is_a?(Hash) || (v.is_a?(Array) && nested?(v)) }
 
       def put(id, values)
         if @fill + values.size > CHUNK
@@ -193,49 +162,6 @@ module Rackbench
           @fill += 1
         end
         (position << SHAPE_BITS) | id
-      end
-
-      # The shape's id; its root Node decodes the whole record.
-      def compile(signature)
-        root = node(signature, [0, 0], [])
-        root.keys.freeze
-        root.decoder = compiled(root)
-        @roots << root
-        @roots.size - 1
-      end
-
-      # The Node at cursor ([next token, next value]); its source is a
-      # literal of k[i] (the i-th key) and v[o + j] (the j-th value).
-      # keys: the shape's, each added as it is met (the source names it by
-      # its index).
-      def node(signature, cursor, keys)
-        token = take(signature, cursor)
-        case token
-        when :h
-          fields = Array.new(take(signature, cursor)) do
-            key = take(signature, cursor)
-            keys << key
-            [key, keys.size - 1, node(signature, cursor, keys)]
-          end
-          Node.new(nil, false, "{#{fields.map { |_, i, n| "k[#{i}] => #{n.source}" }.join(', ')}}", keys,
-                   fields.to_h { |key, _, n| [key, n] }.freeze)
-        when :a
-          Node.new(nil, false, "[#{Array.new(take(signature, cursor)) { node(signature, cursor, keys).source }.join(', ')}]", keys)
-        else
-          cursor[1] += 1
-          Node.new(cursor[1] - 1, token == :v, "v[o + #{cursor[1] - 1}]#{'.dup' if token == :v}")
-        end
-      end
-
-      def take(signature, cursor)
-        cursor[0] += 1
-        signature[cursor[0] - 1]
-      end
-
-      # A lambda (values, offset) of a node's source, which holds Integers
-      # and punctuation only, never a key or value of a record.
-      def compiled(node)
-        eval("->(k) { ->(v, o) { #{node.source} } }", TOPLEVEL_BINDING, __FILE__, __LINE__).call(node.keys) # rubocop:disable Security/Eval
       end
     end
   end
