@@ -106,26 +106,25 @@ class Field2026PhysicsTest < Minitest::Test
   # CPU-bound, or, where keep-alive connections stayed mostly with one
   # process (Agoo's first often takes most), unbalanced: that process at one
   # core while the CPU left to the server had room (seen in CI: 71%:29%,
-  # 90% and 46% of a core). Agoo alone may also read "below capacity" when
-  # its split is uneven but under the 1.25 that makes it "unbalanced": in 10
+  # 90% and 46% of a core). Agoo alone may also read "below capacity": in 10
   # runs here (2026-11-27, quiet) itsi, iodine and puma fibers read cpu 10 of
   # 10 (162-195% of 200%, spread 1.00-1.07); agoo cpu 6 (spread 1.02-1.06),
   # unbalanced 3 (1.93-2.0) and under 1 (132%, spread 1.23); in CI it read
-  # under at 150% and at 152% (spread 1.35). "Under" is the server below
-  # 160% of its 200%: with the busiest process at 90% of a core that is a
-  # spread of 1.125 already. So agoo's "under" is accepted with a split of
-  # 1.10 or more (above the 1.02-1.07 of its cpu verdicts), and the figures
-  # must fit it. Not the run
-  # queue: runq / CPU per request was 0.13-1.81 in those cpu verdicts, so
-  # "waited for a CPU longer than it ran" (the rule this replaced) is no
-  # sign of starvation and let any server's "under" pass.
-  UNEVEN = 1.10
-
+  # under at 150% and 152% (spread 1.35), and at 145% with an even split
+  # (spread 1.04, both processes near 72% of a core, 8 requests in flight
+  # for its 10 threads). So an uneven split is not the only cause (the rule
+  # this replaced accepted agoo's "under" only at a spread of 1.10 or more,
+  # and failed CI): Agoo's C threads hand requests to Ruby threads that take
+  # the GVL in turn, and its processes leave part of a core unused. Its
+  # "under" is accepted whatever the split, and must fit its figures (the
+  # server below 80% of the CPU it could have had); the other three must
+  # read cpu or unbalanced. Not the run queue: runq / CPU per request was
+  # 0.13-1.81 in those cpu verdicts, so "waited for a CPU longer than it
+  # ran" is no sign of starvation and would let any server's "under" pass.
   def test_every_server_on_fibonacci_is_cpu_bound
     records = run_setups(["itsi x2:5", "iodine x2:5", "agoo x2:5", "puma x2:5 fibers"], "/fibonacci/25", 8)
     records.each_value do |r|
-      uneven_agoo = r["server"] == "agoo" && r.dig("balance", "spread").to_f >= UNEVEN
-      v = uneven_agoo ? verdict_of(r, "cpu", "unbalanced", "under") : verdict_of(r, "cpu", "unbalanced")
+      v = r["server"] == "agoo" ? verdict_of(r, "cpu", "unbalanced", "under") : verdict_of(r, "cpu", "unbalanced")
       assert_kind_fits(r, v)
       assert_operator r.dig("balance", "busiest_cpu_pct"), :>=, 70.0, "#{r['setup']}: #{v.text}" if v.kind == "unbalanced"
     end
