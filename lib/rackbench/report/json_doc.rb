@@ -56,6 +56,13 @@ module Rackbench
         found.empty? ? {} : { "boot_variance" => found.map(&:to_h) }
       end
 
+      # {"races" => [...]} for a run that raced its setups (Stats::Race:
+      # run --decide with three or more setups), else {}: one per cell.
+      def races
+        race = @data.decisions.race
+        race ? { "races" => race.to_a } : {}
+      end
+
       # A Summary (and its interval) as JSON; ci95 is null below 2 repetitions.
       def self.summary(summary, interval)
         {
@@ -78,6 +85,7 @@ module Rackbench
           "setups" => @data.setup_rows,
           "cells" => @data.cells.cells.lazy.map { |c| cell(c) },
           "decisions" => @data.decisions.entries.lazy.map(&:to_h),
+          **races,
           "calibration" => @data.calibration,
           **boot_variance,
           "trials" => @data.trials.lazy.map(&:to_h) # each whole (a stored run's are packed: Dataset)

@@ -91,4 +91,24 @@ class ReportJsonDocTest < Minitest::Test
     assert_equal %w[slower], decisions.select { |x| x["metric"] == "latency_ms.p99" }.map { |x| x["outcome"] }.uniq
     assert_equal %w[smaller], decisions.select { |x| x["metric"] == "memory.pss_total_mb" }.map { |x| x["outcome"] }.uniq
   end
+  # Issue 42: a run that raced its setups (--decide, three or more) has
+  # "races", one per cell, with the eliminations the answer says; a run
+  # that did not race has no such key (the first test's key list).
+  def test_a_race_has_its_cells_races
+    rng = Random.new(3)
+    trials = { "thin" => 1500.0, "puma x2:5" => 1000.0, "unicorn x2" => 700.0 }.flat_map do |setup, base|
+      values = Array.new(6) { base * Math.exp(0.01 * (rng.rand - 0.5)) }
+      Rackbench::RunFixture.repetitions(values, little: true, setup: setup, endpoint: "/hello", concurrency: 8)
+    end
+    meta = Rackbench::RunFixture::META.merge("config" => { "decide" => true, "max_rounds" => 6, "repeat" => 1 })
+    dir = Rackbench::RunFixture.write(File.join(tmpdir, "race"), trials: trials, meta: meta)
+    d = JSON.parse(Rackbench::Report::JsonDoc.new(Rackbench::Report::Dataset.from_store(Rackbench::Store::RunDir.open(dir))).render)
+    assert_equal %w[decisions races calibration], d.keys & %w[decisions races calibration]
+    assert_equal 1, d["races"].size
+    race = d["races"].first
+    assert_equal ["/hello", 8, "winner", "thin", ["thin"]], race.values_at("endpoint", "level", "outcome", "leader", "contenders")
+    assert_equal ["puma x2:5", "unicorn x2"], race["eliminated"].keys.sort
+    assert_equal %w[thin slower], race.dig("eliminated", "puma x2:5").values_at("a", "outcome")
+    assert_operator race.dig("eliminated", "puma x2:5", "at_round"), :>=, 2
+  end
 end
