@@ -23,9 +23,10 @@ module Rackbench
       "compare" => "compare two run directories cell by cell: faster, slower, equivalent or undecided",
       "capacity" => "find the highest load each setup sustains within a p99/error SLO",
       "tune" => "find the best server x workers x threads for one endpoint within an SLO and a memory budget",
+      "bisect" => "find the commit that made an endpoint slower: each step decided, 5% error over the whole search",
       "doctor" => "check this machine before benchmarking (wrk, cores, limits, load)"
     }.freeze
-    RUNS = %w[run capacity tune].freeze # the commands that start servers
+    RUNS = %w[run capacity tune bisect].freeze # the commands that start servers
 
     module_function
 
@@ -94,7 +95,11 @@ module Rackbench
     # capacity search or a tune does not, but its report shows what it measured.
     def kept(error, command)
       dir = error.run_dir or return ""
-      go_on = command == "run" ? CLI::ResumeTrust.command(dir) : "rackbench report #{dir} shows them"
+      go_on = case command
+              when "run" then CLI::ResumeTrust.command(dir)
+              when "bisect" then "rackbench bisect --resume #{dir} goes on"
+              else "rackbench report #{dir} shows them"
+              end
       "; completed trials are kept in #{dir} (#{go_on})"
     end
 

@@ -65,6 +65,7 @@ module Rackbench
       decide: false,         # run --decide: add rounds until neighbouring setups are decided (Runner::AdaptiveRounds)
       max_rounds: 20,        # --decide: at most this many rounds
       decide_time: 900.0,    # --decide: seconds from the run's start after which no round is added
+      rate_share: 1.0,       # the share of the 5% rate this run's decisions spend (Stats::Looks); bisect's steps: 1/K
       engine: Load.default_name, # the engine registered default: true (wrk)
       threads: nil,          # load-generator threads; nil: min(concurrency, cores)
       timeout: 30.0,         # a request slower than this counts as a timeout error

@@ -78,7 +78,7 @@ module Rackbench
         1 - 2 * alpha(look)
       end
 
-      def plain? = !@looks.sequential? && @family == 1
+      def plain? = !@looks.sequential? && @family == 1 && @looks.rate_share == 1
     end
   end
 end

@@ -50,6 +50,12 @@ module Rackbench
     #
     # A fixed design (one look, a run of -r N without --decide) spends the
     # whole rate at its one look.
+    #
+    # rate_share (0 < s <= 1, default 1): the share of the rate the whole
+    # design may spend; every look's share is scaled by it. rackbench bisect
+    # runs each step as a run with rate_share 1/K (the config key of that
+    # name, not a flag), so its K decisions hold the rate together
+    # (Bonferroni over the steps: Search::Bisect::Budget).
     class Looks
       # The first look is at 3 rounds or later: Student's t on 1 degree of
       # freedom (2 rounds) has tails too heavy for a share of the rate to
@@ -70,17 +76,18 @@ module Rackbench
       # found dependent, the default) or false.
       BOUNDARIES = %i[exact union].freeze
 
-      attr_reader :first, :max, :spending, :boundary
+      attr_reader :first, :max, :spending, :boundary, :rate_share
 
       # One look at whatever number of rounds there is.
-      def self.fixed(dependence: true) = new(first: nil, max: nil, dependence: dependence)
+      def self.fixed(dependence: true, rate_share: 1.0) = new(first: nil, max: nil, dependence: dependence, rate_share: rate_share)
 
       # Looks after every round from `first` (at least FIRST) to `max`.
-      def self.sequential(first:, max:, spending: :pocock, boundary: :union, dependence: true)
+      def self.sequential(first:, max:, spending: :pocock, boundary: :union, dependence: true, rate_share: 1.0)
         raise ArgumentError, "spending: one of #{SPENDINGS.join(', ')}" unless SPENDINGS.include?(spending)
         raise ArgumentError, "boundary: one of #{BOUNDARIES.join(', ')}" unless BOUNDARIES.include?(boundary)
 
-        new(first: [first.to_i, FIRST].max, max: max.to_i, spending: spending, boundary: boundary, dependence: dependence)
+        new(first: [first.to_i, FIRST].max, max: max.to_i, spending: spending, boundary: boundary, dependence: dependence,
+            rate_share: rate_share)
       end
 
       # A run's design from its configuration (meta.json's "config", string
@@ -89,7 +96,7 @@ module Rackbench
         return fixed unless config.is_a?(Hash)
 
         get = ->(k) { config.key?(k) ? config[k] : config[k.to_s] }
-        return fixed unless get.call(:decide) == true
+        return fixed(rate_share: rate_share_of(get.call(:rate_share))) unless get.call(:decide) == true
 
         max = Integer(get.call(:max_rounds).to_s, 10, exception: false)
         first = Integer(get.call(:repeat).to_s, 10, exception: false) || 1
@@ -97,18 +104,26 @@ module Rackbench
         spending = SPENDINGS.find { |s| s.to_s == get.call(:spending).to_s } || :pocock
         boundary = BOUNDARIES.find { |s| s.to_s == get.call(:boundary).to_s } || :union
         dependence = get.call(:dependence) != false
+        share = rate_share_of(get.call(:rate_share))
         # Planned rounds at or past --max-rounds: --decide adds none, one look.
-        return fixed(dependence: dependence) unless max && max >= FIRST && first < max
+        return fixed(dependence: dependence, rate_share: share) unless max && max >= FIRST && first < max
 
-        sequential(first: first, max: max, spending: spending, boundary: boundary, dependence: dependence)
+        sequential(first: first, max: max, spending: spending, boundary: boundary, dependence: dependence, rate_share: share)
       end
 
-      def initialize(first:, max:, spending: :pocock, boundary: :union, dependence: true)
+      # A stored or given rate_share; 1.0 when absent or out of (0, 1].
+      def self.rate_share_of(value)
+        share = Float(value.to_s, exception: false)
+        share && share.positive? && share <= 1 ? share : 1.0
+      end
+
+      def initialize(first:, max:, spending: :pocock, boundary: :union, dependence: true, rate_share: 1.0)
         @first = first
         @max = max
         @spending = spending
         @boundary = boundary
         @dependence = dependence
+        @rate_share = rate_share.to_f
       end
 
       def sequential? = !@max.nil?
@@ -118,11 +133,11 @@ module Rackbench
       # The share (0..1) of the rate spent by a look after n rounds; 0 where
       # no look is taken (before the first, past max).
       def share(n)
-        return 1.0 unless sequential?
+        return @rate_share unless sequential?
         return 0.0 if n < @first || n > @max
-        return spend(n.to_f / @max) if n == @first
+        return @rate_share * spend(n.to_f / @max) if n == @first
 
-        spend(n.to_f / @max) - spend((n - 1).to_f / @max)
+        @rate_share * (spend(n.to_f / @max) - spend((n - 1).to_f / @max))
       end
 
       # The looks this design takes, in order (a fixed design: [n]).
@@ -141,9 +156,10 @@ module Rackbench
       end
 
       def to_h
-        return { "design" => "fixed", "looks" => 1 } unless sequential?
+        shared = @rate_share < 1 ? { "rate_share" => @rate_share } : {}
+        return { "design" => "fixed", "looks" => 1 }.merge(shared) unless sequential?
 
-        { "design" => "alpha spending", "spending" => words, "first_look" => @first, "max_rounds" => @max }
+        { "design" => "alpha spending", "spending" => words, "first_look" => @first, "max_rounds" => @max }.merge(shared)
       end
 
       WORDS = {
@@ -161,9 +177,10 @@ module Rackbench
       end
 
       def describe
-        return "one look at the rounds measured" unless sequential?
+        part = @rate_share < 1 ? format(", %.4g of the rate (a step of rackbench bisect)", @rate_share) : ""
+        return "one look at the rounds measured#{part}" unless sequential?
 
-        "a look after every round from #{@first} to #{@max}: #{words}"
+        "a look after every round from #{@first} to #{@max}: #{words}#{part}"
       end
     end
   end

@@ -1,0 +1,179 @@
+# frozen_string_literal: true
+
+require "etc"
+require "json"
+require "fileutils"
+require "optparse"
+require_relative "command"
+require_relative "../units"
+require_relative "../server"
+require_relative "../plan/config"
+require_relative "../store/json_lines"
+require_relative "../store/target"
+require_relative "../workload/app"
+require_relative "../workload/git_refs"
+require_relative "../search/bisect/search"
+require_relative "bisect_step"
+
+module Rackbench
+  module CLI
+    # rackbench bisect --app PATH --good A --bad B -e ENDPOINT [-s SETUP] [--margin P]:
+    # the first commit on the first-parent path from A to B after which
+    # ENDPOINT is slower than A by more than P (Search::Bisect::Search), each
+    # step a run --decide of that commit against A (CLI::BisectStep), the 5%
+    # rate of naming a wrong commit spread over the steps
+    # (Search::Bisect::Budget). The bisection's directory:
+    #
+    #   bisect.json       what was asked (app, good, bad, endpoint, run options, K)
+    #   bisect.jsonl      one line per step decided, appended as it is made
+    #   steps/NN-SHORT/   each step's run directory (its rounds; rackbench report reads it)
+    #   steps/NN-SHORT.log  the run's own lines
+    #
+    # --resume DIR goes on from what bisect.jsonl holds: no tree decided
+    # there is measured again. Exit 0: a commit named, or nothing to bisect;
+    # 3: a range, not one commit (undecided, skipped commits, budget spent).
+    class BisectCommand < Command
+      BANNER = "Usage: rackbench bisect --app PATH --good A --bad B -e ENDPOINT [-s SETUP] [--margin P] [options]\n\n" \
+               "Finds the first commit on the first-parent path from A to B after which ENDPOINT is slower than A by\n" \
+               "more than P: bad against good first, then a binary search; each step is a run --decide of that commit\n" \
+               "against A (fresh-boot interleaved rounds, each commit in its own git worktree), and the steps share a\n" \
+               "5% rate of naming a wrong commit (Bonferroni: each of K = ceil(log2 N) + 2 steps at 5%/K).\n" \
+               "Exit: 0 a commit named or nothing to bisect; 3 a range of commits, not one; 1 a failure; 2 bad input.\n" \
+               "docs/your-change.md, \"Bisecting\", shows a whole bisection.\n\n"
+      RUN_FLAGS = { setup: "-s", concurrency: "-c", duration: "-d", warmup: "--warmup", max_rounds: "--max-rounds",
+                    time_budget: "--time-budget", cpus: "--cpus", margin: "--margin" }.freeze
+      DEFAULTS = { concurrency: "1", duration: "2", warmup: "1", max_rounds: "12", time_budget: "10m", margin: "5" }.freeze
+      FILE = "bisect.json"
+
+      def call(argv)
+        opts = options(argv) or return 0
+        raise UsageError, "unexpected argument #{argv.first.inspect} (rackbench bisect --help)" unless argv.empty?
+
+        opts = resumed(opts) if opts[:resume]
+        check!(opts)
+        app = Workload::App.resolve(opts[:app])
+        path = Search::Bisect::Path.resolve(app.root, opts[:good], opts[:bad])
+        dir = directory(opts)
+        bisect(opts, path, dir)
+      end
+
+      private
+
+      def options(argv)
+        opts = {}
+        parser = OptionParser.new do |o|
+          o.banner = BANNER
+          o.on("--app PATH", "the app: a config.ru or a Rails root, in a git repository (required)") { |v| opts[:app] = v }
+          o.on("--good REF", "a commit where ENDPOINT is as fast as it should be (required)") { |v| opts[:good] = v }
+          o.on("--bad REF", "a later commit where it is slower; good must be its ancestor (required)") { |v| opts[:bad] = v }
+          o.on("-e", "--endpoint PATH", "the endpoint to bisect (one, required)") { |v| opts[:endpoint] = v }
+          run_options(o, opts)
+          o.on("-o", "--out DIR", "the bisection's directory (default: rackbench-runs/bisect-<timestamp>)") { |v| opts[:out] = v }
+          o.on("--resume DIR", "go on with a bisection: its steps decided are not measured again") { |v| opts[:resume] = v }
+        end
+        parse!(parser, argv) && opts
+      end
+
+      def run_options(o, opts)
+        o.on("-s", "--setup LABEL", "the server setup every step runs (default: the first of run's default plan)") { |v| opts[:setup] = v }
+        o.on("-c", "--concurrency N", "one level (default: #{DEFAULTS[:concurrency]})") { |v| opts[:concurrency] = v }
+        o.on("-d", "--duration SECONDS", "measured load per trial (default: #{DEFAULTS[:duration]})") { |v| opts[:duration] = v }
+        o.on("--warmup SECONDS", "unrecorded load before each trial's boot is measured (default: #{DEFAULTS[:warmup]})") { |v| opts[:warmup] = v }
+        o.on("--margin PERCENT", "slower by more than this is bad (default: #{DEFAULTS[:margin]})") { |v| opts[:margin] = v }
+        o.on("--max-rounds N", "each step's rounds at most (default: #{DEFAULTS[:max_rounds]})") { |v| opts[:max_rounds] = v }
+        o.on("--time-budget TIME", "each step adds no round after this long (default: #{DEFAULTS[:time_budget]})") { |v| opts[:time_budget] = v }
+        o.on("--cpus server=LIST,client=LIST|auto", "pin the server and the load generator apart (auto advised)") { |v| opts[:cpus] = v }
+      end
+
+      def check!(opts)
+        %i[app good bad endpoint].each do |key|
+          raise UsageError, "bisect needs --#{key} (rackbench bisect --help)" if opts[key].to_s.empty?
+        end
+        raise UsageError, "bisect takes one level: -c N (got #{opts[:concurrency]})" if opts[:concurrency].to_s.include?(",")
+
+        opts[:margin_share] = Units.margin_percent(opts[:margin] || DEFAULTS[:margin])
+      end
+
+      # The run options every step passes on (the run checks each value
+      # before anything boots, and a refusal there ends the bisection).
+      def run_argv(opts)
+        setup = opts[:setup] || Config.default_setups(Etc.nprocessors, installed: Server.keys).first or
+          raise UsageError, "no server installed for a default setup: give -s SETUP (rackbench servers)"
+        values = DEFAULTS.merge(opts.slice(*RUN_FLAGS.keys).compact).merge(setup: setup)
+        margin = values[:margin].to_s.delete_suffix("%")
+        ["--app", File.expand_path(opts[:app]), "-e", opts[:endpoint], "--decide", "--fail-if-slower", margin,
+         *RUN_FLAGS.flat_map { |key, flag| values[key] ? [flag, values[key].to_s] : [] }]
+      end
+
+      def directory(opts)
+        return opts[:resume] if opts[:resume]
+
+        dir = opts[:out] ? Store::Target.expand(opts[:out]) : File.join("rackbench-runs", "bisect-#{Time.now.utc.strftime('%Y%m%d-%H%M%S')}")
+        FileUtils.mkdir_p(File.dirname(dir))
+        Dir.mkdir(dir)
+        FileUtils.mkdir_p(File.join(dir, "steps"))
+        File.expand_path(dir)
+      rescue Errno::EEXIST
+        raise UsageError, "#{dir} already exists: give another --out, or --resume #{dir} to go on with a bisection"
+      rescue SystemCallError => e
+        raise UsageError, "cannot make the bisection's directory #{dir}: #{Error.reason(e)}"
+      end
+
+      # --resume DIR: the bisection's own options, from bisect.json.
+      def resumed(opts)
+        dir = opts[:resume]
+        stored = JSON.parse(File.read(File.join(dir, FILE)), symbolize_names: true)
+        others = opts.keys - [:resume]
+        raise UsageError, "--resume takes no other options (#{others.join(', ')}): the bisection's are in #{dir}/#{FILE}" if others.any?
+
+        stored[:options].merge(resume: File.expand_path(dir))
+      rescue Errno::ENOENT, Errno::ENOTDIR, JSON::ParserError, NoMethodError
+        raise UsageError, "--resume #{dir}: no bisection there (#{FILE} missing or unreadable)"
+      end
+
+      def journal(dir) = Store::JsonLines.new(File.join(dir, "bisect.jsonl"), kind: "bisect step", required: %w[sha verdict])
+
+      def bisect(opts, path, dir)
+        budget = Search::Bisect::Budget.new(path.size)
+        argv = run_argv(opts)
+        save(dir, opts, path, budget) unless opts[:resume]
+        say_start(opts, path, budget, dir)
+        known = opts[:resume] ? journal(dir).read.map { |row| Search::Bisect::Step.from_h(row) } : []
+        decider = BisectStep.new(dir: dir, good: path.good, run_argv: argv, margin: opts[:margin_share], share: budget.share, env: @env)
+        outcome = begin
+          Search::Bisect::Search.new(path, decider: decider, budget: budget, known: known,
+                                           on_step: ->(step) { stepped(dir, step, known) }).call
+        rescue Interrupted => e
+          e.run_dir = dir # the steps decided are in bisect.jsonl: --resume goes on from them
+          raise
+        end
+        lines = outcome.lines(endpoint: opts[:endpoint], margin: opts[:margin_share])
+        @out.puts lines
+        @err.puts "Bisection directory: #{dir} (#{outcome.spent} decisions measured of #{budget.decisions}; #{budget.describe})"
+        outcome.status
+      end
+
+      def save(dir, opts, path, budget)
+        meta = { options: opts.except(:margin_share, :resume), repo: path.repo, good: path.good.to_h, bad: path.bad.to_h,
+                 commits: path.size, decisions: budget.decisions, rate_share: budget.share, method: budget.describe }
+        RunFile.replace(File.join(dir, FILE), "#{JSON.pretty_generate(meta)}\n")
+      end
+
+      def say_start(opts, path, budget, dir)
+        Workload::GitRefs.notes(File.dirname(File.expand_path(Workload::App.resolve(opts[:app]).config_ru)), []).each do |n|
+          @err.puts "Note: #{n}"
+        end
+        @err.puts "Bisecting #{opts[:endpoint]}: #{path.size} commits after good #{path.good.short} up to bad " \
+                  "#{path.bad.short}, at most #{budget.decisions} decisions (#{dir})"
+      end
+
+      # Each step said as it is decided, and stored (a known one is already).
+      def stepped(dir, step, known)
+        measured = step.dir && known.none? { |k| k.dir == step.dir }
+        journal(dir).append([step.to_h]) if measured && step.why.to_s !~ /measured before/
+        figures = step.ratio ? format(" B/A %.3f (CI %.3f-%.3f, %d rounds)", step.ratio, step.ci_low, step.ci_high, step.rounds) : ""
+        @err.puts "  #{step.short} #{step.verdict}#{figures}#{step.why ? ": #{step.why}" : ''}"
+      end
+    end
+  end
+end

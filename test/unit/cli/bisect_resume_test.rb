@@ -1,0 +1,53 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "fileutils"
+require "json"
+require "support/git_repo"
+
+# bisect --resume DIR goes on from the steps bisect.jsonl holds: a tree
+# decided there is not measured again, so a bisection whose every step was
+# stored answers again without booting anything.
+class BisectResumeTest < Minitest::Test
+  include Rackbench::GitRepo
+
+  def test_a_resumed_bisection_reads_its_steps_and_measures_nothing_again
+    @repo = File.join(tmpdir, "app")
+    FileUtils.mkdir_p(@repo)
+    File.write(File.join(@repo, "config.ru"), "run ->(_) { [200, {}, ['ok']] }\n")
+    git("init", "-q", "-b", "main", ".")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    %w[one two three].each do |name|
+      File.write(File.join(@repo, name), name)
+      git("add", name)
+      git("commit", "-qm", name)
+    end
+    dir = File.join(tmpdir, "bisect")
+    FileUtils.mkdir_p(File.join(dir, "steps"))
+    options = { app: @repo, good: "main~3", bad: "main", endpoint: "/" }
+    File.write(File.join(dir, "bisect.json"), JSON.generate(options: options))
+    rows = { "main" => [0.8, "bad", "lower"], "main~1" => [0.81, "bad", "lower"], "main~2" => [1.0, "good", "equivalent"] }
+    File.write(File.join(dir, "bisect.jsonl"), rows.map do |ref, (ratio, verdict, outcome)|
+      "#{JSON.generate(sha: git('rev-parse', ref), tree: git('rev-parse', "#{ref}^{tree}"), subject: 'x', verdict: verdict,
+                       outcome: outcome, ratio: ratio, ci_low: ratio - 0.01, ci_high: ratio + 0.01, rounds: 6,
+                       dir: File.join(dir, 'steps', ref))}\n"
+    end.join)
+    status, out, err = run_cli("bisect", "--resume", dir)
+    assert_equal 0, status, err
+    two = git("rev-parse", "--short=7", "main~1")
+    assert_match(/\A#{two} \(two\) made \/ slower by 19% \(95% CI 18–20%\); its parent \h{7} is equivalent to good/, out)
+    assert_match(/0 decisions measured of 4/, err)
+    assert_equal 1, git("worktree", "list").lines.size
+    assert_equal 3, File.readlines(File.join(dir, "bisect.jsonl")).size, "nothing appended: nothing measured"
+  end
+
+  def test_resume_takes_no_other_options
+    dir = File.join(tmpdir, "b")
+    FileUtils.mkdir_p(dir)
+    File.write(File.join(dir, "bisect.json"), JSON.generate(options: { app: tmpdir }))
+    status, _, err = run_cli("bisect", "--resume", dir, "-e", "/x")
+    assert_equal 2, status
+    assert_match(/\AError: --resume takes no other options \(endpoint\)/, err)
+  end
+end
