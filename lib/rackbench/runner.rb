@@ -9,6 +9,7 @@ require_relative "workload/app"
 require_relative "workload/probe_wrapper"
 require_relative "workload/git_refs"
 require_relative "workload/bundle_check"
+require_relative "workload/profile_check"
 require_relative "plan/config"
 require_relative "runner/session"
 require_relative "runner/adaptive_rounds"
@@ -167,6 +168,9 @@ module Rackbench
     def ref_app(base, root, ref)
       app = Workload::App.new(config_ru: File.join(root, base.config_ru.delete_prefix("#{base.root}/")))
       problem = Workload::BundleCheck.problem(app)
+      raise UsageError, "--ref #{ref.name} (#{ref.short}): #{problem}" if problem
+
+      problem = @config[:profile] && Workload::ProfileCheck.problem(app)
       raise UsageError, "--ref #{ref.name} (#{ref.short}): #{problem}" if problem
 
       probe = @config[:probe].nil? ? Config::PROBE_DEFAULT : @config[:probe]

@@ -147,6 +147,9 @@ module Rackbench
       declare :probe, "--[no-]probe", "your app (--app) behind rackbench's in-process probe: per request CPU, GC, " \
                                       "SQL, view and waiting time (the built-in arena always has it)",
               rule: "off for your app (Config::PROBE_DEFAULT); the arena always has it", parse: ->(v) { v }
+      declare :profile, "--profile", "a sampling CPU profile (stackprof) of every server process in every trial, and " \
+                                     "where two setups or refs differ, per method, decided (docs/running.md)",
+              parse: ->(_) { true }
       declare :resume, "--resume DIR", "continue an interrupted run: the trials DIR holds are skipped; the app " \
                                        "(--app), --url and --load-host it used are given again, not taken from DIR",
               parse: ->(v) { Store::Target.expand(v, option: "--resume") }

@@ -5,6 +5,7 @@ require_relative "../server"
 require_relative "../plan/config"
 require_relative "../workload/app"
 require_relative "../workload/bundle_check"
+require_relative "../workload/profile_check"
 require_relative "../server/gem_pins"
 
 module Rackbench
@@ -41,6 +42,7 @@ module Rackbench
           requested!(config[:setups].reject { |s| s.runtime == "jruby" }.map(&:server), app) # JrubyCheck checks the others
           words!(config[:setups], app, cpus: config[:cpus])
         end
+        profile!(app) if config[:profile] # read from the lock: before `bundle check`'s process
         stale!(app, env: env)
         [config, warning]
       end
@@ -86,6 +88,12 @@ module Rackbench
 
       def unlocked!(app)
         line = Workload::BundleCheck.unlocked_problem(app)
+        raise UsageError, line if line
+      end
+
+      # --profile: stackprof must load in the app's bundle (Workload::ProfileCheck).
+      def profile!(app)
+        line = Workload::ProfileCheck.problem(app)
         raise UsageError, line if line
       end
 

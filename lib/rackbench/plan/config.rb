@@ -17,6 +17,7 @@ require_relative "rules/refs"
 require_relative "rules/scenario_engine"
 require_relative "rules/url"
 require_relative "rules/probe"
+require_relative "rules/profile"
 require_relative "rules/protocol"
 require_relative "rules/https"
 require_relative "rules/aslr"
@@ -81,6 +82,7 @@ module Rackbench
       health_path: nil,      # a health check during every trial; nil: /health on the arena, none on other apps
       health_timeout: 2.0,   # a health check slower than this fails (and fails the capacity SLO)
       verify: true,          # check each endpoint's first responses before loading it
+      profile: false,        # run --profile: stackprof in every server process, each trial profiled (Sampling::Profiler)
       probe: nil,            # --probe/--no-probe: the in-process probe in front of a user's app; nil: PROBE_DEFAULT
       expect_status: nil,    # statuses verification accepts, e.g. [301]; nil: any 2xx
       quiet: false,
@@ -131,7 +133,7 @@ module Rackbench
     # and what to do, and may settle a value it owns (the open-loop engine,
     # --url's endpoint). Earlier rules' settlements are what later ones read.
     RULES = [Rules::Warmup, Rules::PerBoot, Rules::Loop, Rules::DuplicateSetups, Rules::Decide, Rules::Refs,
-             Rules::ScenarioEngine, Rules::Url, Rules::Probe, Rules::Protocol, Rules::Https, Rules::Aslr, Rules::Boot,
+             Rules::ScenarioEngine, Rules::Url, Rules::Probe, Rules::Profile, Rules::Protocol, Rules::Https, Rules::Aslr, Rules::Boot,
              Rules::Arena, Load::Remote::Settings].freeze
 
     module_function

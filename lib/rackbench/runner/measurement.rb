@@ -9,6 +9,7 @@ require_relative "sampled_processes"
 require_relative "health_check"
 require_relative "diagnostics"
 require_relative "app_error"
+require_relative "trial_profile"
 require_relative "../process_control/affinity"
 require_relative "../sampling/noise"
 require_relative "../sampling/unanswered"
@@ -95,11 +96,13 @@ module Rackbench
         own = [Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID), Clock.now]
         waits = unanswered_watch&.start
         app_error = AppError.new(@instance&.log_path)
+        profile = TrialProfile.for(@ctx, @instance, @trial)&.start
         begin
           result = drive(log)
         ensure
           # Every thread ends, even on a signal meanwhile.
           summary, checks = Thread.handle_interrupt(Interrupted => :never) do
+            profile&.stop
             waits&.stop
             [sampler&.stop, health&.stop, diagnostics&.stop]
           end
@@ -122,6 +125,7 @@ module Rackbench
         @stored = true
         @ctx.store.append_samples(@trial.key, sampler.series) if sampler
         @ctx.store.append_queues(@trial.key, diagnostics.series) if diagnostics
+        record["warnings"] += profile.store(record) if profile # after the trial is stored: never costs it
         record["warnings"].each { |w| @ctx.listener.warning(w) }
         @ctx.listener.trial_finished(record, index, @ctx.progress.total)
         record

@@ -21,6 +21,9 @@ module Rackbench
     # JRuby reads RUBYOPT too but has neither YJIT nor fork: nothing is added.
     module Flags
       PROBE = File.expand_path("in_server_probe.rb", __dir__)
+      PROFILE = File.expand_path("in_server_profile.rb", __dir__) # run --profile (Sampling::Profiler)
+      PROFILE_VAR = "RACKBENCH_PROFILE_DIR"
+      PROFILE_DIR = "profile"
       FILE_VAR = "RACKBENCH_RUNTIME_FILE"
       FILE_NAME = "runtime.jsonl"
       YJIT_SWITCHES = /\A--(yjit|enable[-=]yjit|disable[-=]yjit|yjit-.*)\z/.freeze
@@ -30,14 +33,21 @@ module Rackbench
       # setup: the Setup; dir: the server's log directory (the probe writes
       # FILE_NAME there); rubyopt: the RUBYOPT the server would otherwise get
       # (the app's clean environment unsets it; the built-in arena keeps
-      # rackbench's own, e.g. -rbundler/setup).
-      def env(setup, dir:, rubyopt:)
+      # rackbench's own, e.g. -rbundler/setup); profile: run --profile
+      # (in_server_profile.rb loaded too, watching DIR/profile).
+      def env(setup, dir:, rubyopt:, profile: false)
         return {} if setup.runtime == "jruby"
 
         words = rubyopt.to_s.split.grep_v(YJIT_SWITCHES)
         words << "-r#{probe_path}"
+        words << "-r#{probe_path(PROFILE)}" if profile
         words << "--yjit" if yjit?(setup)
-        { "RUBYOPT" => words.join(" "), "RUBY_YJIT_ENABLE" => nil, FILE_VAR => file(dir) }
+        env = { "RUBYOPT" => words.join(" "), "RUBY_YJIT_ENABLE" => nil, FILE_VAR => file(dir) }
+        profile ? env.merge(PROFILE_VAR => profile_dir(dir)) : env
+      end
+
+      def profile_dir(dir)
+        File.join(dir, PROFILE_DIR)
       end
 
       def yjit?(setup)
@@ -50,13 +60,13 @@ module Rackbench
 
       # RUBYOPT splits on white space, so the probe's path must hold none: a
       # copy in a private temporary directory when rackbench's own does.
-      def probe_path
-        return PROBE unless PROBE.match?(/\s/)
+      def probe_path(source = PROBE)
+        return source unless source.match?(/\s/)
 
         require "tmpdir"
         dir = File.join(Dir.tmpdir, "rackbench-probe-#{Process.uid}")
         Dir.mkdir(dir, 0o700) unless File.directory?(dir)
-        File.join(dir, "in_server_probe.rb").tap { |copy| RunFile.replace(copy, File.read(PROBE)) }
+        File.join(dir, File.basename(source)).tap { |copy| RunFile.replace(copy, File.read(source)) }
       end
     end
   end

@@ -66,7 +66,7 @@ module Rackbench
           FileUtils.mkdir_p(dir)
           FileUtils.rm_f(Runtime::Flags.file(dir)) # a resumed or repeated boot starts a fresh record
           rubyopt = env.key?("RUBYOPT") ? env["RUBYOPT"] : ENV.fetch("RUBYOPT", nil)
-          @server_env = env.merge(Runtime::Flags.env(@setup, dir: dir, rubyopt: rubyopt))
+          @server_env = env.merge(Runtime::Flags.env(@setup, dir: dir, rubyopt: rubyopt, profile: @config[:profile]))
         end
 
         # The in-process probe (requests, time and GC per worker) writes here:
