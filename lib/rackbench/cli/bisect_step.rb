@@ -76,8 +76,13 @@ module Rackbench
         good_cells = store.trials.count { |t| t["setup"] == labels.first && t["rps"] }
         raise Error, "good #{@good.short} served nothing in #{out} (see #{out}.log): bisect needs a good that boots" if good_cells.zero?
 
-        cell = gate.cells.find(&:entry) or return skipped(base, text)
-        step(base, cell.decision)
+        cell = gate.cells.find(&:entry)
+        return step(base, cell.decision) if cell
+        return skipped(base, text) if store.trials.none? { |t| t["setup"] == labels.last && t["rps"] }
+
+        Search::Bisect::Step.new(**base, verdict: :undecided, why: "no decision: fewer than #{Stats::Looks::FIRST} rounds " \
+                                                                   "of both, or a cell not valid (too short for its latency: " \
+                                                                   "a longer -d); see #{out}.log")
       end
 
       def step(base, decision)
@@ -87,7 +92,8 @@ module Rackbench
                                          rounds_needed: decision.rounds_needed)
       end
 
-      # The first "Error:" or failure line the run printed, as the reason.
+      # The first "Error:" or failure line the run printed, as the reason
+      # (a commit with no trial that served: it did not boot or was refused).
       def skipped(base, text)
         line = text.lines.map(&:strip).find { |l| l.start_with?("Error:") || l.match?(/failed|did not boot|exited/i) }
         why = "it could not be measured (#{line ? line.delete_prefix('Error: ')[0, 200] : 'no rounds stored'}; " \

@@ -115,7 +115,12 @@ module Rackbench
             "#{step.rounds} rounds"
         end
 
-        def more(step) = step.rounds_needed ? "; about #{step.rounds_needed} rounds would decide it" : ""
+        def more(step)
+          return "; about #{step.rounds_needed} rounds would decide it" if step.rounds_needed
+          return "" if step.ratio.nil?
+
+          "; not decidable by --max-rounds at this spread"
+        end
         def pct(share) = "#{num(share)}%"
         def num(share) = format("%.3g", share * 100).sub(/\.0+\z/, "")
       end
