@@ -24,9 +24,10 @@ module Rackbench
       "capacity" => "find the highest load each setup sustains within a p99/error SLO",
       "tune" => "find the best server x workers x threads for one endpoint within an SLO and a memory budget",
       "bisect" => "find the commit that made an endpoint slower: each step decided, 5% error over the whole search",
+      "gate" => "decide the checked-out commit against a good one, for git bisect run (exit 0 good, 1 bad, 125 skip)",
       "doctor" => "check this machine before benchmarking (wrk, cores, limits, load)"
     }.freeze
-    RUNS = %w[run capacity tune bisect].freeze # the commands that start servers
+    RUNS = %w[run capacity tune bisect gate].freeze # the commands that start servers
 
     module_function
 

@@ -1,19 +1,15 @@
 # frozen_string_literal: true
 
-require "etc"
 require "json"
 require "fileutils"
 require "optparse"
 require_relative "command"
-require_relative "../units"
-require_relative "../server"
-require_relative "../plan/config"
 require_relative "../store/json_lines"
-require_relative "../store/target"
 require_relative "../workload/app"
 require_relative "../workload/git_refs"
 require_relative "../search/bisect/search"
 require_relative "bisect_step"
+require_relative "step_options"
 
 module Rackbench
   module CLI
@@ -33,6 +29,8 @@ module Rackbench
     # there is measured again. Exit 0: a commit named, or nothing to bisect;
     # 3: a range, not one commit (undecided, skipped commits, budget spent).
     class BisectCommand < Command
+      include StepOptions
+
       BANNER = "Usage: rackbench bisect --app PATH --good A --bad B -e ENDPOINT [-s SETUP] [--margin P] [options]\n\n" \
                "Finds the first commit on the first-parent path from A to B after which ENDPOINT is slower than A by\n" \
                "more than P: bad against good first, then a binary search; each step is a run --decide of that commit\n" \
@@ -40,9 +38,6 @@ module Rackbench
                "5% rate of naming a wrong commit (Bonferroni: each of K = ceil(log2 N) + 2 steps at 5%/K).\n" \
                "Exit: 0 a commit named or nothing to bisect; 3 a range of commits, not one; 1 a failure; 2 bad input.\n" \
                "docs/your-change.md, \"Bisecting\", shows a whole bisection.\n\n"
-      RUN_FLAGS = { setup: "-s", concurrency: "-c", duration: "-d", warmup: "--warmup", max_rounds: "--max-rounds",
-                    time_budget: "--time-budget", cpus: "--cpus", margin: "--margin" }.freeze
-      DEFAULTS = { concurrency: "1", duration: "2", warmup: "1", max_rounds: "12", time_budget: "10m", margin: "5" }.freeze
       FILE = "bisect.json"
 
       def call(argv)
@@ -74,49 +69,17 @@ module Rackbench
         parse!(parser, argv) && opts
       end
 
-      def run_options(o, opts)
-        o.on("-s", "--setup LABEL", "the server setup every step runs (default: the first of run's default plan)") { |v| opts[:setup] = v }
-        o.on("-c", "--concurrency N", "one level (default: #{DEFAULTS[:concurrency]})") { |v| opts[:concurrency] = v }
-        o.on("-d", "--duration SECONDS", "measured load per trial (default: #{DEFAULTS[:duration]})") { |v| opts[:duration] = v }
-        o.on("--warmup SECONDS", "unrecorded load before each trial's boot is measured (default: #{DEFAULTS[:warmup]})") { |v| opts[:warmup] = v }
-        o.on("--margin PERCENT", "slower by more than this is bad (default: #{DEFAULTS[:margin]})") { |v| opts[:margin] = v }
-        o.on("--max-rounds N", "each step's rounds at most (default: #{DEFAULTS[:max_rounds]})") { |v| opts[:max_rounds] = v }
-        o.on("--time-budget TIME", "each step adds no round after this long (default: #{DEFAULTS[:time_budget]})") { |v| opts[:time_budget] = v }
-        o.on("--cpus server=LIST,client=LIST|auto", "pin the server and the load generator apart (auto advised)") { |v| opts[:cpus] = v }
-      end
-
       def check!(opts)
         %i[app good bad endpoint].each do |key|
           raise UsageError, "bisect needs --#{key} (rackbench bisect --help)" if opts[key].to_s.empty?
         end
-        raise UsageError, "bisect takes one level: -c N (got #{opts[:concurrency]})" if opts[:concurrency].to_s.include?(",")
-
-        opts[:margin_share] = Units.margin_percent(opts[:margin] || DEFAULTS[:margin])
-      end
-
-      # The run options every step passes on (the run checks each value
-      # before anything boots, and a refusal there ends the bisection).
-      def run_argv(opts)
-        setup = opts[:setup] || Config.default_setups(Etc.nprocessors, installed: Server.keys).first or
-          raise UsageError, "no server installed for a default setup: give -s SETUP (rackbench servers)"
-        values = DEFAULTS.merge(opts.slice(*RUN_FLAGS.keys).compact).merge(setup: setup)
-        margin = values[:margin].to_s.delete_suffix("%")
-        ["--app", File.expand_path(opts[:app]), "-e", opts[:endpoint], "--decide", "--fail-if-slower", margin,
-         *RUN_FLAGS.flat_map { |key, flag| values[key] ? [flag, values[key].to_s] : [] }]
+        check_run_options!(opts, "bisect")
       end
 
       def directory(opts)
         return opts[:resume] if opts[:resume]
 
-        dir = opts[:out] ? Store::Target.expand(opts[:out]) : File.join("rackbench-runs", "bisect-#{Time.now.utc.strftime('%Y%m%d-%H%M%S')}")
-        FileUtils.mkdir_p(File.dirname(dir))
-        Dir.mkdir(dir)
-        FileUtils.mkdir_p(File.join(dir, "steps"))
-        File.expand_path(dir)
-      rescue Errno::EEXIST
-        raise UsageError, "#{dir} already exists: give another --out, or --resume #{dir} to go on with a bisection"
-      rescue SystemCallError => e
-        raise UsageError, "cannot make the bisection's directory #{dir}: #{Error.reason(e)}"
+        make_directory(opts[:out], "bisect", "give another --out, or --resume DIR to go on with a bisection")
       end
 
       # --resume DIR: the bisection's own options, from bisect.json.
