@@ -55,7 +55,7 @@ module DecideCheckSpeed
   end
 
   def rule(margin, repeat)
-    cfg = Rackbench::Config.build.dup.merge(decide: true, margin: margin, repeat: repeat, max_rounds: 20)
+    cfg = Rackbench::Config.build.to_h.merge(decide: true, margin: margin, repeat: repeat, max_rounds: 20)
     Rackbench::Config::Rules::Decide.check(cfg)
     "passes"
   rescue Rackbench::UsageError => e

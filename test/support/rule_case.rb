@@ -2,12 +2,13 @@
 
 require "rackbench/plan/config"
 
-# One rule of Config::RULES checked alone: the default config, built, with
+# One rule of Config::RULES checked alone: the default config, built (its
+# Hash, as Config.validate hands the rules before it freezes a Settings), with
 # some settings replaced by values in their parsed form (as Config::Values
 # leaves them), then the rule's check on it. A test names its rule.
 module RuleCase
   def settings(**over)
-    Rackbench::Config.build.dup.merge(over)
+    Rackbench::Config.build.to_h.merge(over)
   end
 
   def setups(*labels)

@@ -8,6 +8,7 @@ require_relative "../load/remote/settings"
 require_relative "../server"
 require_relative "../stats/decision"
 require_relative "values"
+require_relative "settings"
 require_relative "rules/warmup"
 require_relative "rules/per_boot"
 require_relative "rules/loop"
@@ -96,6 +97,9 @@ module Rackbench
       cpus: nil              # --cpus: ProcessControl::Affinity::Sets (server and client CPU sets) or nil: shared
     }.freeze
 
+    # What Config.build returns: DEFAULTS' keys as one frozen value.
+    SETTINGS = Settings[DEFAULTS.keys]
+
     BUILT_IN_APPS = %w[arena rails].freeze # --app names that are not paths (Workload::App)
     # --probe's default for a user's app (probe: nil): decided by the probe's measured
     # overhead (bench/probe_overhead.rb; the README and docs/running.md give the figure and the reason).
@@ -142,10 +146,11 @@ module Rackbench
       DEFAULTS.keys
     end
 
-    # layers: hashes from lowest to highest precedence (plan file, command line).
+    # layers: hashes (or Settings) from lowest to highest precedence (plan
+    # file, command line); a Settings value (frozen, every key a setting).
     def build(*layers)
-      merged = layers.compact.reduce(DEFAULTS) { |acc, layer| acc.merge(layer.compact) }
-      validate(merged).freeze
+      merged = layers.compact.reduce(DEFAULTS) { |acc, layer| acc.merge(layer.to_h.compact) }
+      SETTINGS.new(validate(merged))
     end
 
     # A JSON-able form of a built config (stored in meta.json for --resume).
@@ -170,7 +175,7 @@ module Rackbench
     end
 
     def validate(cfg)
-      cfg = cfg.dup
+      cfg = cfg.to_h.dup
       unknown = cfg.keys - keys
       raise UsageError, "unknown setting #{unknown.first}#{Suggest.did_you_mean(unknown.first, keys)}" if unknown.any?
 

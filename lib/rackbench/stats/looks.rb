@@ -93,9 +93,9 @@ module Rackbench
       # A run's design from its configuration (meta.json's "config", string
       # keys, or the plan's, symbol keys): sequential for --decide.
       def self.for_config(config)
-        return fixed unless config.is_a?(Hash)
+        return fixed unless config.respond_to?(:key?)
 
-        get = ->(k) { config.key?(k) ? config[k] : config[k.to_s] }
+        get = ->(k) { config.key?(k) ? config[k] : (config[k.to_s] if config.is_a?(Hash)) }
         return fixed(rate_share: rate_share_of(get.call(:rate_share))) unless get.call(:decide) == true
 
         max = Integer(get.call(:max_rounds).to_s, 10, exception: false)

@@ -84,9 +84,9 @@ module Rackbench
       # the plan says race: false (a setting, not a flag: the neighbours'
       # rule of Stats::Decisions then decides).
       def self.on?(config, setups)
-        return false unless config.is_a?(Hash)
+        return false unless config.respond_to?(:key?)
 
-        get = ->(k) { config.key?(k) ? config[k] : config[k.to_s] }
+        get = ->(k) { config.key?(k) ? config[k] : (config[k.to_s] if config.is_a?(Hash)) }
         get.call(:decide) == true && get.call(:race) != false && setups.to_i >= 3
       end
 

@@ -41,7 +41,7 @@ class RefsRuleTest < Minitest::Test
 
   # The rule alone (Config::RULES runs it after the values are parsed).
   def test_the_rule_alone_settles_no_refs_as_an_empty_list
-    cfg = Rackbench::Config.build.dup.merge(refs: nil)
+    cfg = Rackbench::Config.build.to_h.merge(refs: nil)
     Rackbench::Config::Rules::Refs.check(cfg)
     assert_equal [], cfg[:refs]
     e = assert_raises(Rackbench::UsageError) { Rackbench::Config::Rules::Refs.check(cfg.merge(refs: %w[a b], app: nil)) }
