@@ -59,6 +59,7 @@ module Rackbench
         [status, io.string]
       rescue UsageError => e
         raise unless e.message.start_with?("--ref")
+        raise Error, "good #{@good.short} cannot be measured: #{e.message}" if e.message.start_with?("--ref #{@good.sha}")
 
         [:refused, "#{io.string}Error: #{e.message}\n"]
       rescue Error => e
