@@ -7,6 +7,7 @@ require_relative "decision_text"
 require_relative "quiet_notes"
 require_relative "validity_notes"
 require_relative "race_text"
+require_relative "../stats/attribution_text"
 
 module Rackbench
   module Report
@@ -29,7 +30,8 @@ module Rackbench
       # ranked: the level's valid cells, most req/s first; left_out: its
       # cells that are not valid; versus: the decision's words (nil with one cell).
       # race: the cell's Stats::Race::Cell when the run was a race.
-      Entry = Struct.new(:endpoint, :level, :ranked, :left_out, :versus, :race, keyword_init: true) do
+      # why: run --profile's lines under a decided pair (Stats::AttributionText), [] otherwise.
+      Entry = Struct.new(:endpoint, :level, :ranked, :left_out, :versus, :race, :why, keyword_init: true) do
         def best = ranked[0]
         def second = ranked[1]
 
@@ -42,10 +44,16 @@ module Rackbench
 
       # cells: the Cells of these same trials when the caller has them (one
       # grouping of a huge run, not two); used when every trial has its req/s.
-      def entries(trials, decisions, cells: nil)
+      # attributions: Report::Dataset#attributions (run --profile), {} otherwise.
+      def entries(trials, decisions, cells: nil, attributions: {})
         cells = nil unless cells && trials.all? { |t| t["rps"] }
         cells ||= Stats::Cells.new(trials.select { |t| t["rps"] })
-        cells.endpoints.filter_map { |endpoint| entry(cells, decisions, endpoint) }
+        cells.endpoints.filter_map { |endpoint| entry(cells, decisions, endpoint, attributions) }
+      end
+
+      # A dataset's run --profile attributions ({} for one that has none, or a test's stand-in).
+      def attributions(data)
+        data.respond_to?(:attributions) ? data.attributions : {}
       end
 
       def lines(trials, decisions)
@@ -57,12 +65,15 @@ module Rackbench
         entries.any?(&:foreign?) ? [FOREIGN] : []
       end
 
-      def render(trials, decisions, io, cells: nil)
-        found = entries(trials, decisions, cells: cells)
+      def render(trials, decisions, io, cells: nil, attributions: {})
+        found = entries(trials, decisions, cells: cells, attributions: attributions)
         return if found.empty?
 
         io.puts HEAD
-        found.each { |e| io.puts "  #{line(e)}" }
+        found.each do |e|
+          io.puts "  #{line(e)}"
+          e.why.each { |l| io.puts "    #{l}" }
+        end
         footnotes(found).each { |l| io.puts "  #{l}" }
       end
 
@@ -76,7 +87,7 @@ module Rackbench
         "\n#{lines.first}#{lines.drop(1).take_while { |l| l.start_with?('  ') }.join}"
       end
 
-      def entry(cells, decisions, endpoint)
+      def entry(cells, decisions, endpoint, attributions = {})
         setups = cells.setups(endpoint)
         reached = cells.levels(endpoint).reverse.select { |l| setups.all? { |s| cells[endpoint, s, l] } }
         return nil if reached.empty?
@@ -85,8 +96,10 @@ module Rackbench
         level = reached.find { |l| valid.call(l).any? } || reached.first
         ranked = valid.call(level).sort_by { |c| -c.rps.median.to_f }
         left_out = setups.map { |s| cells[endpoint, s, level] } - ranked
-        e = Entry.new(endpoint: endpoint, level: cells.level_label(level), ranked: ranked, left_out: left_out)
+        e = Entry.new(endpoint: endpoint, level: cells.level_label(level), ranked: ranked, left_out: left_out, why: [])
         e.versus = versus(decisions, endpoint, level, ranked[0], ranked[1]) if ranked[1]
+        why = ranked[1] && attributions[[endpoint, level, ranked[0].setup, ranked[1].setup]]
+        e.why = [Stats::AttributionText.line(why), Stats::AttributionText.check(why)] if why
         e.race = decisions.race && decisions.race[endpoint, level]
         e
       end

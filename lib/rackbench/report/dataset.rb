@@ -6,6 +6,8 @@ require_relative "../stats/interval"
 require_relative "../stats/decisions"
 require_relative "../stats/margin"
 require_relative "../store/packed_trials"
+require_relative "../store/profiles"
+require_relative "../stats/attribution"
 
 module Rackbench
   module Report
@@ -64,6 +66,18 @@ module Rackbench
       def decisions
         @decisions ||= Stats::Decisions.for_run(@trials, margin: @margin, looks: Stats::Looks.for_config(@meta["config"]), cells: @cells,
                                                                          config: @meta["config"])
+      end
+
+      # run --profile: where each decided req/s difference went, {[endpoint,
+      # level, a, b] => Stats::Attribution} over the run's profiles.jsonl
+      # ({} without one). Only decided pairs: the answer's line is theirs.
+      def attributions
+        @attributions ||= begin
+          profiles = @path ? Store::Profiles.new(@path).read : []
+          times = Stats::FrameTimes.of(profiles)
+          entries = profiles.empty? ? [] : decisions.entries.select { |e| e.metric == "rps" && e.decided? }
+          entries.filter_map { |e| (a = Stats::Attribution.for(e, times)) && [[e.endpoint, e.level, e.a, e.b], a] }.to_h
+        end
       end
 
       def memory? = (@sampled ||= {}).fetch("memory") { @sampled["memory"] = sampled?("memory") }

@@ -63,6 +63,13 @@ module Rackbench
         race ? { "races" => race.to_a } : {}
       end
 
+      # {"attributions" => [...]} for a run --profile run with decided pairs
+      # (Stats::Attribution: where each decided req/s difference went), else {}.
+      def attributions
+        found = @data.attributions.values
+        found.empty? ? {} : { "attributions" => found.map(&:to_h) }
+      end
+
       # A Summary (and its interval) as JSON; ci95 is null below 2 repetitions.
       def self.summary(summary, interval)
         {
@@ -86,6 +93,7 @@ module Rackbench
           "cells" => @data.cells.cells.lazy.map { |c| cell(c) },
           "decisions" => @data.decisions.entries.lazy.map(&:to_h),
           **races,
+          **attributions,
           "calibration" => @data.calibration,
           **boot_variance,
           "trials" => @data.trials.lazy.map(&:to_h) # each whole (a stored run's are packed: Dataset)

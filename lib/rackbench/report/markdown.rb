@@ -56,11 +56,13 @@ module Rackbench
       def answer(io)
         return if @data.setups.size < 2
 
-        entries = AnswerText.entries(@data.trials, @data.decisions, cells: @data.cells)
+        entries = AnswerText.entries(@data.trials, @data.decisions, cells: @data.cells, attributions: AnswerText.attributions(@data))
         return if entries.empty?
 
         io.write("\n**#{esc(AnswerText::HEAD.chomp(':'))}**\n\n")
-        list(io, entries.lazy.map { |e| AnswerText.line(e) }.chain(AnswerText.footnotes(entries))) { |l| "- #{esc(l)}" }
+        # run --profile's why lines nested under their answer
+        lines = entries.lazy.flat_map { |e| [["- ", AnswerText.line(e)], *e.why.map { |w| ["  - ", w] }] }
+        list(io, lines.chain(AnswerText.footnotes(entries).map { |l| ["- ", l] })) { |mark, l| "#{mark}#{esc(l)}" }
       end
 
       # Under the tables: what "?" and "~" mark, and wrk's latency correction as a note.

@@ -61,7 +61,7 @@ module Rackbench
       end
 
       def render
-        AnswerText.render(@trials, decisions, @io, cells: @cells) if @cells.setups.size > 1
+        AnswerText.render(@trials, decisions, @io, cells: @cells, attributions: AnswerText.attributions(@data)) if @cells.setups.size > 1
         @cells.endpoints.each { |endpoint| render_endpoint(endpoint) }
         ResourceTable.new(@trials, io: @io).render(method(:print_rows))
         VerdictGrid.new(@trials, io: @io, run_dir: @run_dir, why: @why, cells: @cells).render

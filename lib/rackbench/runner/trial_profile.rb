@@ -42,7 +42,7 @@ module Rackbench
         return [warning(@failed)] if @failed
 
         got = @profiler.collect
-        Store::Profiles.new(@ctx.store).append(entry(record, got))
+        Store::Profiles.new(@ctx.store.path, notice: @ctx.store.method(:notice)).append(entry(record, got))
         problems(got).map { |text| warning(text) }
       rescue StandardError => e
         [warning("was not stored: #{e.message}")]

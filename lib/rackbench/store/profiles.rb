@@ -13,18 +13,18 @@ module Rackbench
     class Profiles
       FILE = "profiles.jsonl"
 
-      # store: the RunDir (its path, and where a cut-short line is told).
-      def initialize(store)
-        @store = store
-        @lines = JsonLines.new(File.join(store.path, FILE), kind: "profile", required: %w[key setup endpoint processes])
+      # path: the run directory; notice: where a cut-short line is told (RunDir#notice).
+      def initialize(path, notice: nil)
+        @notice = notice || ->(_text) {}
+        @lines = JsonLines.new(File.join(path, FILE), kind: "profile", required: %w[key setup endpoint processes])
       end
 
       def append(record)
-        @lines.append([record]) { |text| @store.notice(text) }
+        @lines.append([record]) { |text| @notice.call(text) }
       end
 
       def read
-        @lines.read { |text| @store.notice(text) }
+        @lines.read { |text| @notice.call(text) }
       end
 
       def any?

@@ -23,7 +23,8 @@ module Rackbench
         end
 
         def entries
-          @entries ||= @data.setups.size > 1 ? AnswerText.entries(@data.trials, @data.decisions, cells: @data.cells) : []
+          @entries ||= @data.setups.size > 1 ? AnswerText.entries(@data.trials, @data.decisions, cells: @data.cells,
+                                                                            attributions: AnswerText.attributions(@data)) : []
         end
 
         def render
@@ -61,6 +62,7 @@ module Rackbench
                     " <span class=\"muted\">(#{entry.left_out.empty? ? 'the only setup' : 'the only valid cell'})</span>"
                   end
           text += " <span class=\"left-out\">left out, not valid: #{left}</span>" if entry.left_out.any?
+          text += entry.why.map { |l| "<br><span class=\"why\">#{h(l)}</span>" }.join # run --profile: where it went
           "<li>#{text}</li>"
         end
 
