@@ -5,6 +5,7 @@ require_relative "metrics"
 require_relative "summary"
 require_relative "decision"
 require_relative "error_budget"
+require_relative "family"
 require_relative "validity"
 
 module Rackbench
@@ -123,6 +124,12 @@ module Rackbench
         seconds.is_a?(Numeric) && seconds.positive? ? 0.5 / seconds : nil
       end
 
+      # {round => value} of a metric in trials, a 0 req/s round as a result (see above).
+      def self.round_values(trials, key)
+        metric = Metrics[key]
+        Family.round_values(trials) { |t| value(t, metric) }
+      end
+
       def initialize(margin:, looks: Looks.fixed)
         @margin = margin
         @looks = looks
@@ -209,16 +216,10 @@ module Rackbench
         end
       end
 
-      # Every candidate that can be decided counts in its family, decided or not.
+      # Every candidate that can be decided counts in its family, decided or not (Stats::Family).
       def build(candidates, look)
-        usable = candidates.select { |c| c.xs.size >= 2 && c.ys.size >= 2 && (c.xs + c.ys).all? { |v| v.finite? && v.positive? } }
-        sizes = usable.map { |c| FAMILY.fetch(c.metric, "secondary") }.tally
-        budgets = sizes.to_h { |family, m| [family, ErrorBudget.new(looks: @looks, family: m)] }
-        usable.each do |c|
-          d = Decision.of(c.xs, c.ys, paired: c.paired, margin: @margin, look: look,
-                                      budget: budgets.fetch(FAMILY.fetch(c.metric, "secondary")))
-          add(c, d) if d
-        end
+        Family.decide(candidates, margin: @margin, looks: @looks, look: look,
+                                  family_of: ->(c) { FAMILY.fetch(c.metric, "secondary") }) { |c, d| add(c, d) if d }
         @by_cell = nil
       end
 
@@ -231,15 +232,7 @@ module Rackbench
 
       # The metric's values of the rounds both setups have, in round order.
       def by_round(trials_a, trials_b, key)
-        Decision.align(round_values(trials_a, key), round_values(trials_b, key))
-      end
-
-      def round_values(trials, key)
-        metric = Metrics[key]
-        trials.each_with_object({}) do |t, out|
-          v = self.class.value(t, metric)
-          out[t["repetition"] || 1] = v if v
-        end
+        Family.paired(self.class.round_values(trials_a, key), self.class.round_values(trials_b, key))
       end
     end
   end

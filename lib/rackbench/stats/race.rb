@@ -3,7 +3,7 @@
 require_relative "cells"
 require_relative "decision"
 require_relative "decisions"
-require_relative "error_budget"
+require_relative "family"
 require_relative "looks"
 require_relative "validity"
 
@@ -140,14 +140,13 @@ module Rackbench
         rounds = series.values.flat_map(&:keys).max.to_i
         k = all.size
         size = @family == :pairs ? k * (k - 1) / 2 : k - 1
-        budget = ErrorBudget.new(looks: @looks, family: size)
         cell = Cell.new(endpoint: endpoint, level: level, loop: all.first.loop, setups: all.map(&:setup), valid: [],
                         contenders: all.map(&:setup), leader: nil, eliminated: {}, versus: {}, look: nil, family: size)
         @looks.looks_until(rounds).each do |look|
           cell.valid = valid_at(records, look)
           break if cell.decided?
 
-          step(cell, series, look, budget)
+          step(cell, series, look)
         end
         cell.valid = valid_at(records, rounds)
         cell.hopeless = all.map(&:setup).select { |s| Validity.cell(records[s]).kinds.include?("short") }
@@ -162,7 +161,7 @@ module Rackbench
 
       # One look: the leader, each contender against it, the slower beyond
       # the margin out.
-      def step(cell, series, look, budget)
+      def step(cell, series, look)
         racing = cell.racing
         return if racing.size < 2
 
@@ -170,16 +169,16 @@ module Rackbench
         cell.leader = leader(racing, upto, look)
         cell.look = look
         cell.versus = {}
-        (racing - [cell.leader]).each do |setup|
-          xs, ys = Decision.align(upto.fetch(cell.leader), upto.fetch(setup))
-          next if xs.size < 2
-
-          d = Decision.of(xs, ys, paired: true, margin: @margin, look: look, budget: budget)
+        candidates = (racing - [cell.leader]).map do |setup|
+          xs, ys = Family.paired(upto.fetch(cell.leader), upto.fetch(setup))
+          Decisions::Candidate.new(endpoint: cell.endpoint, level: cell.level, loop: cell.loop, a: cell.leader, b: setup,
+                                   metric: "rps", xs: xs, ys: ys, paired: true)
+        end
+        Family.decide(candidates, margin: @margin, looks: @looks, look: look, size: { all: cell.family }) do |c, d|
           next unless d
 
-          entry = Decisions::Entry.new(endpoint: cell.endpoint, level: cell.level, loop: cell.loop, a: cell.leader,
-                                       b: setup, metric: "rps", decision: d)
-          d.outcome == :lower ? cell.eliminated[setup] = entry : cell.versus[setup] = entry
+          entry = Decisions::Entry.new(**c.to_h.slice(:endpoint, :level, :loop, :a, :b, :metric), decision: d)
+          d.outcome == :lower ? cell.eliminated[c.b] = entry : cell.versus[c.b] = entry
         end
         cell.contenders -= cell.eliminated.keys
       end
@@ -196,13 +195,7 @@ module Rackbench
       end
 
       # {round => req/s} (a 0 req/s trial as half a request: Decisions.value).
-      def round_values(trials)
-        metric = Metrics["rps"]
-        trials.each_with_object({}) do |t, out|
-          v = Decisions.value(t, metric)
-          out[t["repetition"] || 1] = v if v
-        end
-      end
+      def round_values(trials) = Decisions.round_values(trials, "rps")
     end
   end
 end

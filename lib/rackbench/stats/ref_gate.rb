@@ -3,7 +3,7 @@
 require_relative "cells"
 require_relative "decision"
 require_relative "decisions"
-require_relative "error_budget"
+require_relative "family"
 require_relative "gate"
 
 module Rackbench
@@ -35,25 +35,26 @@ module Rackbench
 
       private
 
-      # [[Gate::Cell, cell of HEAD or nil]] per pair.
+      # One pair's rounds and the Gate::Cell its decision goes to.
+      Candidate = Struct.new(:xs, :ys, :paired, :found, keyword_init: true)
+
+      # [[Gate::Cell, cell of HEAD or nil]] per pair; the family (Stats::Family)
+      # counts every pair, a HEAD missing too.
       def decide(pairs, margin, looks, look)
-        budget = ErrorBudget.new(looks: looks, family: pairs.size)
-        pairs.map do |a, b, head|
-          found = Gate::Cell.new(a: a.setup, b: head, endpoint: a.endpoint, level: a.level, loop: a.loop)
-          next [found, nil] if b.nil?
-
-          xs, ys = Decision.align(values(a), values(b))
-          found.entry = (d = Decision.of(xs, ys, paired: true, margin: margin, budget: budget, look: look)) &&
-                        Decisions::Entry.new(endpoint: a.endpoint, level: a.level, loop: a.loop, a: a.setup, b: head,
-                                             metric: "rps", decision: d)
-          [found, b]
+        out = pairs.map do |a, b, head|
+          [Gate::Cell.new(a: a.setup, b: head, endpoint: a.endpoint, level: a.level, loop: a.loop), b]
         end
-      end
-
-      # {round => req/s} of a cell, a 0 req/s round as a result (Decisions.value).
-      def values(cell)
-        metric = Metrics["rps"]
-        cell.trials.each_with_object({}) { |t, out| (v = Decisions.value(t, metric)) && out[t["repetition"] || 1] = v }
+        candidates = pairs.zip(out).filter_map do |(a, b, _), (found, _)|
+          b && Candidate.new(found: found, paired: true, xs: nil, ys: nil).tap do |c|
+            c.xs, c.ys = Family.paired(Decisions.round_values(a.trials, "rps"), Decisions.round_values(b.trials, "rps"))
+          end
+        end
+        Family.decide(candidates, margin: margin, looks: looks, look: look, size: { all: pairs.size }) do |c, d|
+          f = c.found
+          c.found.entry = d && Decisions::Entry.new(endpoint: f.endpoint, level: f.level, loop: f.loop, a: f.a, b: f.b,
+                                                    metric: "rps", decision: d)
+        end
+        out
       end
     end
   end

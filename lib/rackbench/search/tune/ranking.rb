@@ -2,6 +2,7 @@
 
 require_relative "../../stats/decision"
 require_relative "../../stats/decisions"
+require_relative "../../stats/family"
 require_relative "../../server"
 require_relative "racing"
 
@@ -52,6 +53,9 @@ module Rackbench
         RULE = "paired rounds at one offered rate; holding the SLO first, then req/s decided apart (the faster), " \
                "then p99 decided apart (the lower), then PSS decided apart (the smaller), then fewer processes; " \
                "finalists equivalent on req/s and p99, or not decided apart on them, go to the smaller footprint"
+
+        # One metric of one pair, as Stats::Family decides it.
+        Candidate = Struct.new(:pair, :metric, :xs, :ys, :paired, keyword_init: true)
 
         # One pair's decisions (metric => Stats::Decisions::Entry), the better
         # of the two and the rule that chose it.
@@ -116,16 +120,21 @@ module Rackbench
 
         private
 
-        # Every pair's metrics that have 2 or more rounds count in their
-        # family, decided or not; then each is decided at its share.
+        # Every pair's metrics that can be decided count in their family
+        # (Stats::Family), decided or not; then each is decided at its share.
         def build(list)
-          values = list.combination(2).to_h { |a, b| [[a, b], METRICS.to_h { |m| [m, by_round(a, b, VALUE.fetch(m))] }] }
-          sizes = values.values.flat_map { |by| by.select { |_, (xs, _)| xs.size >= 2 }.keys }
-                        .map { |m| Stats::Decisions::FAMILY.fetch(m) }.tally
-          budgets = sizes.to_h { |f, n| [f, Stats::ErrorBudget.new(looks: @looks, family: n)] }
-          pairs = values.map do |(a, b), by|
-            Pair.new(a: a, b: b, entries: METRICS.to_h { |m| [m, entry(a, b, m, by[m], budgets)] }.compact)
+          pairs = list.combination(2).map { |a, b| Pair.new(a: a, b: b, entries: {}) }
+          candidates = pairs.flat_map do |p|
+            METRICS.map do |m|
+              xs, ys = by_round(p.a, p.b, VALUE.fetch(m))
+              Candidate.new(pair: p, metric: m, xs: xs, ys: ys, paired: true)
+            end
           end
+          Stats::Family.decide(candidates, margin: @margin, looks: @looks, look: @look,
+                                           family_of: ->(c) { Stats::Decisions::FAMILY.fetch(c.metric) }) do |c, d|
+            c.pair.entries[c.metric] = d && entry(c.pair.a, c.pair.b, c.metric, d)
+          end
+          pairs.each { |p| p.entries.compact! }
           pairs.each { |p| p.better, p.basis = judge(p) }
         end
 
@@ -136,16 +145,14 @@ module Rackbench
           list.sort_by { |e| [-wins[e], @finalists.index(e)] }
         end
 
-        def entry(a, b, metric, (xs, ys), budgets)
-          budget = budgets[Stats::Decisions::FAMILY.fetch(metric)] or return nil
-          d = Stats::Decision.of(xs, ys, paired: true, margin: @margin, budget: budget, look: @look)
-          d && Stats::Decisions::Entry.new(endpoint: @endpoint, level: @rate, loop: "open", a: a.label, b: b.label,
-                                           metric: metric, decision: d)
+        def entry(a, b, metric, decision)
+          Stats::Decisions::Entry.new(endpoint: @endpoint, level: @rate, loop: "open", a: a.label, b: b.label,
+                                      metric: metric, decision: decision)
         end
 
         # The metric's values of the rounds both ran, in round order.
         def by_round(a, b, get)
-          Stats::Decision.align(per_round(a, get), per_round(b, get))
+          Stats::Family.paired(per_round(a, get), per_round(b, get))
         end
 
         # A round the load generator could not hold measured the client, not
@@ -153,11 +160,8 @@ module Rackbench
         # the record says "valid": false) measured no steady rate: each is a
         # miss of the SLO (holds?) and no value here, so no decision rests on it.
         def per_round(entry, get)
-          entry.confirms.each_with_object({}) do |r, out|
-            next if @slo.client_bound?(r) || r["valid"] == false
-
-            v = get.call(r) and out[r["round"]] = v
-          end
+          usable = entry.confirms.reject { |r| @slo.client_bound?(r) || r["valid"] == false }
+          Stats::Family.round_values(usable, key: "round") { |r| get.call(r) }
         end
 
         def judge(pair)

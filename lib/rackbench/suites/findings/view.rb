@@ -4,6 +4,7 @@ require_relative "../../stats/cells"
 require_relative "../../stats/summary"
 require_relative "../../stats/decision"
 require_relative "../../stats/error_budget"
+require_relative "../../stats/family"
 require_relative "flipped"
 require_relative "comparison"
 
@@ -140,7 +141,7 @@ module Rackbench
         def decide(other, base)
           o = by_round(*other)
           b = by_round(*base)
-          xs, ys = Stats::Decision.align(b, o)
+          xs, ys = Stats::Family.paired(b, o)
           budget = @budget || Stats::ErrorBudget.plain
           if xs.size >= 2
             Stats::Decision.of(xs, ys, paired: true, margin: LEVEL, budget: budget)
@@ -151,10 +152,7 @@ module Rackbench
 
         # {round => goodput} of one cell (the trial's repetition is its round).
         def by_round(endpoint, setup, level)
-          (cell(endpoint, setup, level)&.trials || []).each_with_object({}) do |t, out|
-            v = t["goodput_rps"] || t["rps"]
-            out[t["repetition"] || 1] = v if v
-          end
+          Stats::Family.round_values(cell(endpoint, setup, level)&.trials || []) { |t| t["goodput_rps"] || t["rps"] }
         end
       end
     end
