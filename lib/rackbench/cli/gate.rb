@@ -16,8 +16,8 @@ module Rackbench
     # more than the margin), 125 undecided or not measurable (git bisect
     # skips it). Every failure and bad input exits 255, so that git bisect
     # run stops instead of calling the commit bad (it reads 1-127 but 125 as
-    # bad). Each call spends rate/K, K from --steps (default 1: the plain 5%;
-    # give ceil(log2 N) + 1 to hold 5% over a bisection of N commits).
+    # bad). Each call spends rate/K, K from --steps (STEPS unless given: the
+    # plain 5%; give ceil(log2 N) + 1 to hold 5% over a bisection of N commits).
     class GateCommand < Command
       include StepOptions
 
@@ -28,6 +28,7 @@ module Rackbench
                "does not boot there (git bisect skips it), 255 bad input or a failure (git bisect run stops).\n\n"
       EXIT = { good: 0, bad: 1, undecided: 125, skipped: 125 }.freeze
       FAILED = 255
+      STEPS = 1
 
       def call(argv)
         opts = options(argv) or return 0
@@ -51,7 +52,7 @@ module Rackbench
           o.on("--base REF", "the good commit HEAD is decided against (required)") { |v| opts[:base] = v }
           o.on("-e", "--endpoint PATH", "the endpoint (one, required)") { |v| opts[:endpoint] = v }
           run_options(o, opts)
-          o.on("--steps K", Integer, "the calls that share the 5% rate (default 1)") { |v| opts[:steps] = v }
+          o.on("--steps K", Integer, "the calls that share the 5% rate (default: #{STEPS})") { |v| opts[:steps] = v }
           o.on("-o", "--out DIR", "the run's directory (default: rackbench-runs/gate-<timestamp>)") { |v| opts[:out] = v }
         end
         parse!(parser, argv) && opts
@@ -60,7 +61,7 @@ module Rackbench
       def gate(opts)
         %i[app base endpoint].each { |key| raise UsageError, "gate needs --#{key} (rackbench gate --help)" if opts[key].to_s.empty? }
         check_run_options!(opts, "gate")
-        steps = opts[:steps] || 1
+        steps = opts[:steps] || STEPS
         raise UsageError, "--steps #{steps}: a count of 1 or more" unless steps.positive?
 
         base, head = commits(opts)
