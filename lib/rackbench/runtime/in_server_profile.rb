@@ -16,7 +16,8 @@
 # DIR/TOKEN/PID.on. On stop it stops StackProf and writes DIR/TOKEN/PID.prof
 # (whole, then renamed): a first line of key=value figures (samples, missed
 # samples, the GC.stat deltas: objects allocated, GC runs minor and major, GC
-# time in ms) and the process's CPU time over the window (cpu_s), then one line per frame: self samples, total samples, the
+# time in ms), in a Rails app the SQL queries and their time (sql_count,
+# sql_ms), and the process's CPU time over the window (cpu_s), then one line per frame: self samples, total samples, the
 # frame's name (Class#method, no line) and its absolute file, tab-separated.
 # A process that cannot profile writes DIR/TOKEN/PID.err with the reason.
 #
@@ -79,7 +80,7 @@ module RackbenchProfile
       StackProf.start(mode: :cpu, interval: INTERVAL_US)
 
     write(out, "on", "started\n")
-    { token: token, out: out, gc: gc, t: Process.clock_gettime(Process::CLOCK_MONOTONIC), cpu: cpu_now }
+    { token: token, out: out, gc: gc, t: Process.clock_gettime(Process::CLOCK_MONOTONIC), cpu: cpu_now, sql: sql_watch }
   rescue LoadError => e
     fail_with(File.join(dir, token), "stackprof cannot load in this process (#{e.message}): add gem \"stackprof\" to the app's Gemfile")
   end
@@ -98,6 +99,7 @@ module RackbenchProfile
              "wall_s" => (Process.clock_gettime(Process::CLOCK_MONOTONIC) - current[:t]).round(6),
              "cpu_s" => (cpu_now - current[:cpu]).round(6) }
     GC_KEYS.each_key { |k| head[k] = gc[k] && current[:gc][k] ? gc[k] - current[:gc][k] : nil }
+    head.merge!(sql_done(current[:sql]))
     write(current[:out], "prof", ([head.map { |k, v| "#{k}=#{v}" }.join(" ")] + frames(results)).join("\n") << "\n")
   end
 
@@ -106,6 +108,36 @@ module RackbenchProfile
       name = f[:name].to_s.tr("\t\n", "  ")
       [f[:samples].to_i, f[:total_samples].to_i, name, f[:file].to_s.tr("\t\n", "  ")].join("\t")
     end
+  end
+
+  # Where Active Support is loaded (Rails): each query sent to the database
+  # ("sql.active_record", its schema and cached ones left out) counted, with
+  # its time, over the window; none otherwise.
+  def sql_watch
+    return nil unless defined?(::ActiveSupport::Notifications)
+
+    counts = [0, 0.0]
+    lock = Mutex.new
+    sub = ::ActiveSupport::Notifications.subscribe("sql.active_record") do |_name, started, finished, _id, payload|
+      next if payload[:name] == "SCHEMA" || payload[:cached]
+
+      lock.synchronize do
+        counts[0] += 1
+        counts[1] += (finished - started).to_f * 1000
+      end
+    end
+    [sub, counts]
+  rescue StandardError
+    nil
+  end
+
+  def sql_done(sql)
+    return {} unless sql
+
+    ::ActiveSupport::Notifications.unsubscribe(sql[0])
+    { "sql_count" => sql[1][0], "sql_ms" => sql[1][1].round(3) }
+  rescue StandardError
+    {}
   end
 
   def cpu_now

@@ -105,7 +105,8 @@ module Rackbench
 
       # Every counter with its own interval; decided (p) within their family.
       def counter_changes(a, b)
-        tests = FrameTimes::COUNTERS.filter_map do |name|
+        present = (a.values + b.values).flat_map { |r| r.counters.keys }.uniq
+        tests = (FrameTimes::COUNTERS & present).filter_map do |name|
           diff = PairedDifference.of(a.transform_values { |r| r.counters.fetch(name, 0.0) }, b.transform_values { |r| r.counters.fetch(name, 0.0) })
           [name, diff] if diff
         end

@@ -18,7 +18,8 @@ module Rackbench
     module AttributionText
       SHOWN = 3
       COUNTER_WORDS = { "alloc" => ["objects allocated", 0], "gc_count" => ["GC runs", 3],
-                        "gc_time_ms" => ["ms of GC", 3] }.freeze
+                        "gc_time_ms" => ["ms of GC", 3], "sql_count" => ["SQL queries", 2],
+                        "sql_ms" => ["ms of SQL", 3] }.freeze
 
       module_function
 

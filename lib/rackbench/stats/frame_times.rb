@@ -13,14 +13,15 @@ module Rackbench
     # trial (and over a round's takes), over the requests the trial served.
     # Self time only: it sums to the profiled CPU per request, so frames'
     # changes add up to the total's. Counters (objects allocated, GC runs,
-    # GC time: GC.stat deltas over the window, whole processes) per request
+    # GC time: GC.stat deltas over the window, whole processes; SQL queries
+    # and their time where Active Support is loaded) per request
     # the same way. Limits: a frame's figure rests on its samples (~250 per
     # process-second here), so a frame of a few samples per round is noise;
     # samples land at safepoints (a C call's time is its Ruby caller's).
     # A round whose profile missed a process (an error, no dump) is left
     # out: its figures would understate that side.
     module FrameTimes
-      COUNTERS = %w[alloc gc_count gc_time_ms].freeze
+      COUNTERS = %w[alloc gc_count gc_time_ms sql_count sql_ms].freeze
       TOTAL = "cpu_ms"
 
       # One setup's round: {[name, file] => ms per request}, {counter => per request}.
@@ -55,7 +56,7 @@ module Rackbench
       def add(process, frames, counters)
         samples = process["samples"].to_f
         cpu_ms = process["cpu_s"].to_f * 1000
-        COUNTERS.each { |c| counters[c] += process[c].to_f }
+        COUNTERS.each { |c| counters[c] += process[c].to_f if process.key?(c) } # SQL: only where Rails is loaded
         return if samples.zero? # an idle process (a master): no frame, no CPU worth naming
 
         counters[TOTAL] += cpu_ms

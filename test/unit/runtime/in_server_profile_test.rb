@@ -1,0 +1,54 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "rackbench/sampling/profile_dump"
+require_relative "../../../lib/rackbench/runtime/in_server_profile"
+
+# The watcher's own start and finish, in this process: a dump with the
+# GC.stat deltas, CPU time and, where Active Support is loaded, the SQL
+# queries of the window (schema and cached ones left out).
+class InServerProfileTest < Minitest::Test
+  # Stands in for Active Support's notifier: subscribe, unsubscribe, and an
+  # event that took 2 ms.
+  module FakeNotifications
+    @subs = []
+
+    def self.subscribe(_name, &block)
+      @subs << block
+      block
+    end
+
+    def self.unsubscribe(sub)
+      @subs.delete(sub)
+    end
+
+    def self.sql(payload)
+      t = Time.now
+      @subs.each { |s| s.call("sql.active_record", t, t + 0.002, "id", payload) }
+    end
+  end
+
+  def test_a_window_s_dump_counts_gc_cpu_and_the_queries_sent
+    defined = Object.const_defined?(:ActiveSupport)
+    Object.const_set(:ActiveSupport, Module.new) unless defined
+    ActiveSupport.const_set(:Notifications, FakeNotifications) unless ActiveSupport.const_defined?(:Notifications)
+    dir = tmpdir
+    current = RackbenchProfile.start(dir, "tok")
+    refute_nil current, "it did not start: #{Dir.glob(File.join(dir, 'tok', '*.err')).map { |f| File.read(f) }.join}"
+    Array.new(200_000) { |i| "x#{i}" }
+    FakeNotifications.sql({ name: "Post Load" })
+    FakeNotifications.sql({ name: "Post Load", cached: true })
+    FakeNotifications.sql({ name: "SCHEMA" })
+    FakeNotifications.sql({ name: "Comment Load" })
+    RackbenchProfile.finish(current)
+    FakeNotifications.sql({ name: "after the window" })
+    dump = Rackbench::Sampling::ProfileDump.parse(File.read(File.join(dir, "tok", "#{Process.pid}.prof")), root: dir)
+    assert_equal 2, dump["sql_count"]
+    assert_in_delta 4.0, dump["sql_ms"], 0.01
+    assert_operator dump["alloc"], :>=, 200_000
+    assert_operator dump["cpu_s"], :>, 0
+    assert File.exist?(File.join(dir, "tok", "#{Process.pid}.on"))
+  ensure
+    Object.send(:remove_const, :ActiveSupport) unless defined
+  end
+end
