@@ -9,6 +9,7 @@ require_relative "workload/app"
 require_relative "workload/probe_wrapper"
 require_relative "workload/git_refs"
 require_relative "workload/bundle_check"
+require_relative "workload/bundle_install"
 require_relative "workload/profile_check"
 require_relative "plan/config"
 require_relative "runner/session"
@@ -167,8 +168,14 @@ module Rackbench
 
     def ref_app(base, root, ref)
       app = Workload::App.new(config_ru: File.join(root, base.config_ru.delete_prefix("#{base.root}/")))
-      problem = Workload::BundleCheck.problem(app)
-      raise UsageError, "--ref #{ref.name} (#{ref.short}): #{problem}" if problem
+      # Gems its lock names that are not installed: from this machine's gems first (Workload::BundleInstall).
+      bundle = Workload::BundleInstall.local(app)
+      raise UsageError, "--ref #{ref.name} (#{ref.short}): #{bundle.problem}" if bundle.problem
+
+      if bundle.installed
+        @listener.note("--ref #{ref.name} (#{ref.short}): the gems its Gemfile.lock names were installed from this " \
+                       "machine's (bundle install --local, #{bundle.seconds.round} s)")
+      end
 
       problem = @config[:profile] && Workload::ProfileCheck.problem(app)
       raise UsageError, "--ref #{ref.name} (#{ref.short}): #{problem}" if problem

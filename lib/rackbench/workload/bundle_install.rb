@@ -1,0 +1,62 @@
+# frozen_string_literal: true
+
+require "rbconfig"
+require_relative "../clock"
+require_relative "../process_control/command"
+require_relative "app_bundler"
+require_relative "bundle_check"
+
+module Rackbench
+  module Workload
+    # A commit whose Gemfile.lock names gems not installed (run --ref, a
+    # bisection's step: an older or newer lock than the checkout's) gets
+    # them from this machine before it is refused (issue 44, item 2):
+    # `bundle install --local`, which installs only from gems already here
+    # (the app's vendor/cache, Bundler's and RubyGems' caches) and never
+    # reaches the network. Run as BundleCheck runs Bundler (the Bundler the
+    # lock names, the app's clean environment), in the commit's own
+    # worktree, whose .bundle/config names the user's BUNDLE_PATH
+    # (GitRefs#bundle_config): the gems go where the user's `bundle
+    # install` puts them, beside the ones there (nothing is removed: no
+    # `bundle clean`). Only after BundleCheck found gems missing; a lock
+    # Bundler cannot read, or a Ruby it refuses, is not retried.
+    # Limits: a gem with a C extension is compiled here (minutes for
+    # nokogiri from source), within TIMEOUT; a gem found nowhere on the
+    # machine stays missing and the commit is refused (or skipped by a
+    # bisection) with Bundler's words.
+    module BundleInstall
+      TIMEOUT = 900.0 # seconds for one install (compiling extensions)
+
+      Result = Struct.new(:installed, :problem, :seconds, keyword_init: true)
+
+      module_function
+
+      # The app's bundle made whole from this machine's gems where it can be:
+      # a Result (installed: true when it was installed and now checks; problem:
+      # the line that refuses it still, or nil).
+      def local(app, env: ENV, timeout: TIMEOUT)
+        problem = BundleCheck.problem(app, env: env)
+        return Result.new(installed: false, problem: nil, seconds: 0.0) unless problem
+        return Result.new(installed: false, problem: problem, seconds: 0.0) unless missing_gems?(problem)
+
+        started = Clock.now
+        out = ProcessControl::Command.run([RbConfig.ruby, AppBundler.bundle(app), "install", "--local"],
+                                          chdir: app.root, timeout: timeout, env: app.bundle_env(env))
+        seconds = Clock.now - started
+        again = BundleCheck.problem(app, env: env)
+        return Result.new(installed: true, problem: nil, seconds: seconds) unless again
+
+        Result.new(installed: false, problem: "#{again} (`bundle install --local` could not install them from the gems on " \
+                                              "this machine: #{said(out.output)})", seconds: seconds)
+      end
+
+      def missing_gems?(problem) = problem.include?("gems that are not installed") || problem.include?("finds gems not installed")
+
+      # Bundler's last line that says why, shortened.
+      def said(output)
+        line = output.lines.map(&:strip).reverse.find { |l| !l.empty? } || "no output"
+        line.size > 160 ? "#{line[0, 157]}..." : line
+      end
+    end
+  end
+end
