@@ -36,19 +36,21 @@ module Rackbench
 
       # gate: a Stats::RefGate; percent: --fail-if-slower's value; share:
       # the gate's margin, which the gate holds (Stats::Gate#share).
-      def initialize(gate, percent:, share: gate.share, decide_stop: nil)
+      # where: a Stats::GateWhere (run --profile), nil without.
+      def initialize(gate, percent:, share: gate.share, decide_stop: nil, where: nil)
         raise ArgumentError, "a gate at #{gate.share} told it is at #{share}" unless share == gate.share
 
         @gate = gate
         @percent = percent
         @stop = decide_stop
+        @where = where
       end
 
       def status = @gate.status
 
       def sentence
-        Stats::GateText.new(@gate, percent: @percent, to_decide: to_decide, cause: "the ref failed: see the failures above")
-                       .sentence
+        Stats::GateText.new(@gate, percent: @percent, to_decide: to_decide, cause: "the ref failed: see the failures above",
+                                   where: @where).sentence
       end
 
       private

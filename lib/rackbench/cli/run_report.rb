@@ -6,6 +6,8 @@ require_relative "../report/failures"
 require_relative "../suites/findings"
 require_relative "../stats/looks"
 require_relative "../stats/ref_gate"
+require_relative "../stats/gate_where"
+require_relative "../report/dataset"
 require_relative "../store/packed_trials"
 require_relative "../test_seam"
 require_relative "ref_gate"
@@ -48,12 +50,20 @@ module Rackbench
       private
 
       # run --ref ... --fail-if-slower P (CLI::RefGate), which says what
-      # stopped --decide's rounds when it is undecided.
+      # stopped --decide's rounds when it is undecided, and with --profile
+      # where a slower cell's time went (Stats::GateWhere).
       def ref_gate(store, plan)
         percent = plan.config[:fail_if_slower] or return nil
         share = Stats::Gate.share(percent, plan.config[:margin])
         found = Stats::RefGate.new(store.trials, plan.ref_groups, margin: share, looks: Stats::Looks.for_config(plan.config))
-        RefGate.new(found, percent: percent, share: share, decide_stop: RefGate.decide_stop(store.trials, plan.config))
+        RefGate.new(found, percent: percent, share: share, decide_stop: RefGate.decide_stop(store.trials, plan.config),
+                           where: plan.config[:profile] ? where(store, found) : nil)
+      end
+
+      # The answer's attributions (Report::Dataset: the report's own reading of the run).
+      def where(store, gate)
+        data = Report::Dataset.from_store(store)
+        Stats::GateWhere.new(gate, attributions: data.attributions, times: -> { data.frame_times })
       end
 
       # In a GitHub Actions job ($GITHUB_STEP_SUMMARY set): the gate's

@@ -73,11 +73,15 @@ module Rackbench
       # ({} without one). Only decided pairs: the answer's line is theirs.
       def attributions
         @attributions ||= begin
-          profiles = @path ? Store::Profiles.new(@path).read : []
-          times = Stats::FrameTimes.of(profiles)
-          entries = profiles.empty? ? [] : decisions.entries.select { |e| e.metric == "rps" && e.decided? }
+          times = frame_times
+          entries = times.empty? ? [] : decisions.entries.select { |e| e.metric == "rps" && e.decided? }
           entries.filter_map { |e| (a = Stats::Attribution.for(e, times)) && [[e.endpoint, e.level, e.a, e.b], a] }.to_h
         end
+      end
+
+      # Stats::FrameTimes of the run's profiles.jsonl ({} without one), read once.
+      def frame_times
+        @frame_times ||= Stats::FrameTimes.of(@path ? Store::Profiles.new(@path).read : [])
       end
 
       def memory? = (@sampled ||= {}).fetch("memory") { @sampled["memory"] = sampled?("memory") }

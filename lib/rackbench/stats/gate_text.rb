@@ -17,12 +17,15 @@ module Rackbench
     # What each command knows the gate does not: the names of A and B (two
     # run directories; or, by default, the cells' own labels: refs), what a
     # missing cell means (cause), what more of would decide (unit:
-    # "repetitions" or "rounds") and the advice that would (to_decide).
+    # "repetitions" or "rounds") and the advice that would (to_decide);
+    # with run --profile, where a slower cell's time went (where: a
+    # Stats::GateWhere, its words after the cell's decision).
     class GateText
       SHOWN = 5
 
-      def initialize(gate, percent:, to_decide:, cause:, unit: "rounds", a: nil, b: nil)
+      def initialize(gate, percent:, to_decide:, cause:, unit: "rounds", a: nil, b: nil, where: nil)
         @gate = gate
+        @where = where
         @percent = percent
         @to_decide = to_decide
         @cause = cause
@@ -76,12 +79,19 @@ module Rackbench
           "#{described(@gate.passed, passed: true)} (#{flag})"
       end
 
-      # "/hello c=8 puma x2:5 (req/s slower by 12% (95% CI 8-16%)); ...".
+      # "/hello c=8 puma x2:5 (req/s slower by 12% (95% CI 8-16%)); ...";
+      # with where, "(req/s slower by 12% (95% CI 8-16%): +0.41 ms per request in ...)".
       def described(cells, passed: false)
-        shown(cells) { |cell| "#{name(cell)} (#{words(cell, passed)})" }
+        shown(cells) { |cell| "#{name(cell)} (#{words(cell, passed)}#{where(cell)})" }
       end
 
       def names(cells) = shown(cells) { |cell| name(cell) }
+
+      # ": +0.41 ms per request in Fibonacci.fib (fibonacci.rb) (+0.30 to +0.52)", or "".
+      def where(cell)
+        text = @where&.text(cell)
+        text ? ": #{text}" : ""
+      end
 
       def shown(cells, &block)
         cells.first(SHOWN).map(&block).join("; ") + (cells.size > SHOWN ? "; ..." : "")
