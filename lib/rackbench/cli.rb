@@ -98,7 +98,7 @@ module Rackbench
       dir = error.run_dir or return ""
       go_on = case command
               when "run" then CLI::ResumeTrust.command(dir)
-              when "bisect" then "rackbench bisect --resume #{dir} goes on"
+              when "bisect" then "#{CLI::ResumeTrust.bisect_command(dir)} goes on"
               else "rackbench report #{dir} shows them"
               end
       "; completed trials are kept in #{dir} (#{go_on})"

@@ -10,6 +10,7 @@ require_relative "../workload/git_refs"
 require_relative "../search/bisect/search"
 require_relative "bisect_step"
 require_relative "step_options"
+require_relative "resume_trust"
 
 module Rackbench
   module CLI
@@ -64,7 +65,9 @@ module Rackbench
           o.on("-e", "--endpoint PATH", "the endpoint to bisect (one, required)") { |v| opts[:endpoint] = v }
           run_options(o, opts)
           o.on("-o", "--out DIR", "the bisection's directory (default: rackbench-runs/bisect-<timestamp>)") { |v| opts[:out] = v }
-          o.on("--resume DIR", "go on with a bisection: its steps decided are not measured again") { |v| opts[:resume] = v }
+          o.on("--resume DIR", "go on with a bisection (with --app, the same app again): its steps decided are not measured again") do |v|
+            opts[:resume] = v
+          end
         end
         parse!(parser, argv) && opts
       end
@@ -82,16 +85,33 @@ module Rackbench
         make_directory(opts[:out], "bisect", "give another --out, or --resume DIR to go on with a bisection")
       end
 
-      # --resume DIR: the bisection's own options, from bisect.json.
+      # --resume DIR: the bisection's own options, from bisect.json. A
+      # directory is data (as run --resume's, CLI::ResumeTrust): the app it
+      # names is booted only when --app names it again, the same app.
       def resumed(opts)
         dir = opts[:resume]
         stored = JSON.parse(File.read(File.join(dir, FILE)), symbolize_names: true)
-        others = opts.keys - [:resume]
+        others = opts.keys - %i[resume app]
         raise UsageError, "--resume takes no other options (#{others.join(', ')}): the bisection's are in #{dir}/#{FILE}" if others.any?
 
+        trusted!(dir, stored[:options].fetch(:app).to_s, opts[:app])
         stored[:options].merge(resume: File.expand_path(dir))
-      rescue Errno::ENOENT, Errno::ENOTDIR, JSON::ParserError, NoMethodError
+      rescue Errno::ENOENT, Errno::ENOTDIR, JSON::ParserError, NoMethodError, KeyError, TypeError
         raise UsageError, "--resume #{dir}: no bisection there (#{FILE} missing or unreadable)"
+      end
+
+      def trusted!(dir, stored, given)
+        again = ResumeTrust.bisect_command(dir)
+        raise UsageError, "--resume boots the app only when you name it again (a directory is data): #{again}" if given.nil?
+        return if same_app?(stored, given)
+
+        raise UsageError, "--resume #{dir}: --app #{given} is not the bisection's app (#{stored}): #{again}"
+      end
+
+      def same_app?(stored, given)
+        [stored, given].map { |p| File.realpath(File.expand_path(p)) }.uniq.size == 1
+      rescue SystemCallError
+        false
       end
 
       def journal(dir) = Store::JsonLines.new(File.join(dir, "bisect.jsonl"), kind: "bisect step", required: %w[sha verdict])

@@ -21,7 +21,8 @@ module Rackbench
     # each must be given again on the command line, the same as DIR names it,
     # or --resume is refused in one line that shows the command to type. A
     # value given that DIR does not name, or names otherwise, is refused too:
-    # a run is resumed on what it was run on.
+    # a run is resumed on what it was run on. `bisect --resume DIR` takes its
+    # app the same way (CLI::BisectCommand).
     module ResumeTrust
       KEYS = %i[app url load_hosts].freeze
       BUILT_IN = %w[arena rails].freeze
@@ -35,6 +36,13 @@ module Rackbench
         config = (JSON.parse(File.read(File.join(dir, "meta.json")))["config"] rescue nil)
         again = config.is_a?(Hash) ? again(named(config)) : []
         Shellwords.join(["rackbench", "run", "--resume", dir, *again])
+      end
+
+      # The command that goes on with the bisection in dir (`rackbench bisect
+      # --resume DIR --app APP`: the app its bisect.json names, given again).
+      def bisect_command(dir)
+        app = (JSON.parse(File.read(File.join(dir, "bisect.json")))["options"]["app"] rescue nil)
+        Shellwords.join(["rackbench", "bisect", "--resume", dir, *(app.is_a?(String) ? ["--app", app] : [])])
       end
 
       def named(stored) = KEYS.to_h { |k| [k, stored_value(k, stored[k.to_s])] }.compact

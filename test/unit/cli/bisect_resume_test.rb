@@ -33,7 +33,7 @@ class BisectResumeTest < Minitest::Test
                        outcome: outcome, ratio: ratio, ci_low: ratio - 0.01, ci_high: ratio + 0.01, rounds: 6,
                        dir: File.join(dir, 'steps', ref))}\n"
     end.join)
-    status, out, err = run_cli("bisect", "--resume", dir)
+    status, out, err = run_cli("bisect", "--resume", dir, "--app", @repo)
     assert_equal 0, status, err
     two = git("rev-parse", "--short=7", "main~1")
     assert_match(/\A#{two} \(two\) made \/ slower by 19% \(95% CI 18–20%\); its parent \h{7} is equivalent to good/, out)
@@ -49,5 +49,21 @@ class BisectResumeTest < Minitest::Test
     status, _, err = run_cli("bisect", "--resume", dir, "-e", "/x")
     assert_equal 2, status
     assert_match(/\AError: --resume takes no other options \(endpoint\)/, err)
+  end
+  # A directory is data (issue 46, item 3): the app bisect.json names is
+  # booted only when --app names it again; another app is refused, and the
+  # line gives the command to type.
+  def test_resume_boots_only_the_app_named_again
+    dir = File.join(tmpdir, "b")
+    app = File.join(tmpdir, "theirs")
+    FileUtils.mkdir_p([dir, app])
+    File.write(File.join(dir, "bisect.json"), JSON.generate(options: { app: app, good: "a", bad: "b", endpoint: "/" }))
+    status, out, err = run_cli("bisect", "--resume", dir)
+    assert_equal [2, ""], [status, out]
+    assert_equal "Error: --resume boots the app only when you name it again (a directory is data): " \
+                 "rackbench bisect --resume #{dir} --app #{app}\n", err
+    status, _, err = run_cli("bisect", "--resume", dir, "--app", tmpdir)
+    assert_equal 2, status
+    assert_match(/\AError: --resume .*: --app .* is not the bisection's app \(#{Regexp.escape(app)}\): rackbench bisect --resume/, err)
   end
 end
