@@ -59,6 +59,6 @@ class QuietTerminalTest < Minitest::Test
     assert_equal 2, status
     assert_equal "", out
     assert_equal "Error: unknown command \"rn\" (did you mean \"run\"?); accepted: run, servers, suites, report, " \
-                 "compare, capacity, tune, doctor (rackbench --help)\n", err
+                 "compare, capacity, tune, bisect, gate, doctor (rackbench --help)\n", err
   end
 end
