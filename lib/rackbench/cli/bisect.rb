@@ -59,7 +59,7 @@ module Rackbench
         opts = {}
         parser = OptionParser.new do |o|
           o.banner = BANNER
-          o.on("--app PATH", "the app: a config.ru or a Rails root, in a git repository (required)") { |v| opts[:app] = v }
+          app_option(o, opts)
           o.on("--good REF", "a commit where ENDPOINT is as fast as it should be (required)") { |v| opts[:good] = v }
           o.on("--bad REF", "a later commit where it is slower; good must be its ancestor (required)") { |v| opts[:bad] = v }
           o.on("-e", "--endpoint PATH", "the endpoint to bisect (one, required)") { |v| opts[:endpoint] = v }

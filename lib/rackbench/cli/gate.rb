@@ -48,7 +48,7 @@ module Rackbench
         opts = {}
         parser = OptionParser.new do |o|
           o.banner = BANNER
-          o.on("--app PATH", "the app: a config.ru or a Rails root, in a git repository (required)") { |v| opts[:app] = v }
+          app_option(o, opts)
           o.on("--base REF", "the good commit HEAD is decided against (required)") { |v| opts[:base] = v }
           o.on("-e", "--endpoint PATH", "the endpoint (one, required)") { |v| opts[:endpoint] = v }
           run_options(o, opts)

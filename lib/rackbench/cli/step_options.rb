@@ -20,6 +20,10 @@ module Rackbench
 
       private
 
+      def app_option(o, opts)
+        o.on("--app PATH", "the app: a config.ru or a Rails root, in a git repository (required)") { |v| opts[:app] = v }
+      end
+
       def run_options(o, opts)
         o.on("-s", "--setup LABEL", "the server setup every step runs (default: the first of run's default plan)") { |v| opts[:setup] = v }
         o.on("-c", "--concurrency N", "one level (default: #{DEFAULTS[:concurrency]})") { |v| opts[:concurrency] = v }
