@@ -78,7 +78,7 @@ module Rackbench
         return unless @cells.cells.any? { |c| c.repetitions > 1 }
 
         @io.puts "With repetitions: median req/s [#{Stats::Interval.description}] and its coefficient of variation."
-        DecisionText.render(decisions, @io, setups: @cells.setups.size)
+        DecisionText.render(decisions, @io, setups: @cells.setups.size, why: @why, run_dir: @run_dir)
         BootVarianceNote.lines(@cells, setups: @setups, config: @config).each { |l| @io.puts l }
         BootsNote.line(@setups || [], @trials)&.then { |l| @io.puts l }
         noisy = @cells.cells.select { |c| c.rps.cv.to_f > NOISY_CV }

@@ -27,14 +27,34 @@ module Rackbench
 
       # Lines for the whole family; [] when no cell had 2 rounds.
       def lines(decisions)
+        pairs(decisions).map { |entries| line(entries) }
+      end
+
+      # The family's entries grouped by pair of setups in a cell, in order.
+      def pairs(decisions)
         return [] unless decisions.any?
 
-        groups = decisions.entries.group_by { |e| [e.endpoint, e.level, e.loop, e.a, e.b] }
-        groups.map do |(endpoint, level, loop, a, b), entries|
-          rounds = entries.map { |e| e.decision.rounds }.max
-          "#{endpoint} #{level_label(level, loop)}  #{b} against #{a} (#{rounds} #{rounds == 1 ? 'round' : 'rounds'}): " +
-            entries.map { |e| phrase(e) }.join("; ")
-        end
+        decisions.entries.group_by { |e| [e.endpoint, e.level, e.loop, e.a, e.b] }.values
+      end
+
+      def line(entries)
+        e = entries.first
+        rounds = entries.map { |x| x.decision.rounds }.max
+        "#{e.endpoint} #{level_label(e.level, e.loop)}  #{e.b} against #{e.a} " \
+          "(#{rounds} #{rounds == 1 ? 'round' : 'rounds'}): " + entries.map { |x| phrase(x) }.join("; ")
+      end
+
+      # A pair is listed on the terminal's first reading when any of its
+      # measures reached an outcome (decided, equivalent or a known
+      # direction); a pair undecided on every measure is counted there and
+      # listed with --why (and in the Markdown and HTML reports), so that a
+      # race of six setups does not print twenty lines of "undecided" above
+      # its Answer (issue 42, item 6). At most LIST_ALL pairs are always
+      # listed whole.
+      LIST_ALL = 6
+
+      def open?(entries)
+        entries.all? { |e| e.decision.outcome == :undecided && e.decision.direction.nil? }
       end
 
       # The header line states the rule, the families and the looks: every
@@ -159,15 +179,29 @@ module Rackbench
 
       # The block the terminal prints after the table; setups: how many the
       # run compared (one setup: nothing to decide, nothing said).
-      def render(decisions, io, setups: 2)
-        body = lines(decisions)
-        if body.empty?
+      # why: list every pair (report --why); otherwise the pairs undecided
+      # on every measure are counted, with the command that lists them
+      # (run_dir: the run's directory, named in that command).
+      def render(decisions, io, setups: 2, why: true, run_dir: nil)
+        groups = pairs(decisions)
+        if groups.empty?
           io.puts no_decisions(decisions) if setups > 1
           return
         end
 
         io.puts header(decisions)
-        body.each { |l| io.puts "  #{l}" }
+        open = why || groups.size <= LIST_ALL ? [] : groups.select { |g| open?(g) }
+        (groups - open).each { |g| io.puts "  #{line(g)}" }
+        io.puts "  #{counted(open, run_dir)}" if open.any?
+      end
+
+      # "17 more pairs undecided on every measure (per-round spread of B/A in
+      # req/s 5.3-34%): rackbench report DIR --why lists them".
+      def counted(open, run_dir)
+        spreads = open.filter_map { |g| g.find { |e| e.metric == "rps" }&.decision&.spread_pct }
+        spread = spreads.empty? ? "" : " (per-round spread of B/A in req/s #{pct(spreads.min)}-#{pct(spreads.max)}%)"
+        "#{open.size} #{open.size == 1 ? 'pair' : 'pairs'} undecided on every measure#{spread}: " \
+          "rackbench report #{run_dir || 'RUN_DIR'} --why lists #{open.size == 1 ? 'it' : 'them'}"
       end
     end
   end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "stringio"
 require "rackbench/stats/decisions"
 require "rackbench/stats/decision_text"
 require_relative "../report/run_fixture"
@@ -59,5 +60,33 @@ class DecisionWhyTest < Minitest::Test
              F.repetitions([412, 400, 420, 406, 430], setup: "b", endpoint: "/e", concurrency: 1)
     entry = Stats::Decisions.for_run(trials).entries.find { |e| e.metric == "rps" }
     assert_match(/undecided \(95% CI -[\d.]+% to \+[\d.]+%, about/, Stats::DecisionText.phrase(entry))
+  end
+
+  # Issue 42, item 6: long lists are counted on the first screen. Eight
+  # setups whose rounds scatter (undecided on every measure) and one far
+  # slower: the terminal lists the pairs with an outcome and counts the
+  # rest, naming the command that lists them; --why lists every pair.
+  def test_pairs_undecided_on_every_measure_are_counted_unless_why
+    noisy = [[1000, 700, 1300], [1300, 1000, 700], [700, 1300, 1000], [1000, 1300, 700],
+             [1300, 700, 1000], [700, 1000, 1300], [1000, 1000, 1300], [1300, 1300, 700]]
+    trials = noisy.each_with_index.flat_map do |rps, i|
+      F.repetitions(rps, p99s: rps.map { |x| 10_000.0 / x }, setup: "s#{i}", endpoint: "/e", concurrency: 1)
+    end
+    trials += F.repetitions([100, 101, 99], p99s: [90.0, 91.0, 89.0], setup: "slow", endpoint: "/e", concurrency: 1)
+    decisions = Stats::Decisions.for_run(trials)
+    all = Stats::DecisionText.lines(decisions)
+    assert_operator all.size, :>, Stats::DecisionText::LIST_ALL
+
+    short = StringIO.new
+    Stats::DecisionText.render(decisions, short, why: false, run_dir: "runs/x")
+    listed = short.string.lines.drop(1)
+    assert_match(/slow against s\d \(3 rounds\): req\/s slower/, listed.first)
+    assert_match(/\A  #{all.size - 1} pairs undecided on every measure \(per-round spread of B\/A in req\/s [\d.]+-[\d.]+%\): \
+rackbench report runs\/x --why lists them\n\z/, listed.last)
+    assert_equal 2, listed.size
+
+    whole = StringIO.new
+    Stats::DecisionText.render(decisions, whole, why: true)
+    assert_equal all.size + 1, whole.string.lines.size
   end
 end
