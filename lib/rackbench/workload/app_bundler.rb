@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "rubygems"
+require_relative "bundle_path"
 
 module Rackbench
   module Workload
@@ -18,7 +19,11 @@ module Rackbench
     # same file. So the locked version's own `bundle` file is run.
     #
     # Where: the gem directories a child in the app's clean environment sees
-    # (App#bundle_env unsets GEM_HOME/GEM_PATH, so RubyGems' defaults).
+    # (App#bundle_env unsets GEM_HOME/GEM_PATH, so RubyGems' defaults), and
+    # first the app's BUNDLE_PATH (BundlePath): a `bundle install` by
+    # Bundler 2.3+ on an app with `path vendor/bundle` installs the lock's
+    # Bundler there (Bundler::SelfManager), and the user's `bundle` finds
+    # it there (ruby-grape/grape-on-rack, BUNDLED WITH 2.4.2, issue 44).
     module AppBundler
       # The lock's last section: "\nBUNDLED WITH\n   2.4.2\n".
       BUNDLED_WITH = /^BUNDLED WITH\r?\n\s+(\d+(?:\.[0-9A-Za-z]+)*)\s*$/.freeze
@@ -43,7 +48,7 @@ module Rackbench
       # The `bundle` file to run for app: the lock's Bundler when installed,
       # else this Ruby's.
       def bundle(app)
-        installed(locked_version(app)) || current
+        installed(locked_version(app), app) || current
       end
 
       def current
@@ -55,12 +60,12 @@ module Rackbench
       end
 
       # The `bundle` file of Bundler version, or nil when it is not
-      # installed in gem_dirs.
-      def installed(version)
+      # installed in app's BUNDLE_PATH nor in gem_dirs.
+      def installed(version, app = nil)
         return nil unless version
         return current if version == running_version
 
-        gem_dirs.each do |dir|
+        [(BundlePath.gem_dir(app) if app.respond_to?(:root)), *gem_dirs].compact.each do |dir|
           spec_file = File.join(dir, "specifications", "bundler-#{version}.gemspec")
           next unless File.file?(spec_file)
 
@@ -76,7 +81,7 @@ module Rackbench
       def missing_newer(app)
         version = locked_version(app)
         running = running_version
-        return nil unless version && running && installed(version).nil?
+        return nil unless version && running && installed(version, app).nil?
         return nil unless Gem::Version.correct?(version) && Gem::Version.new(version) > Gem::Version.new(running)
 
         version

@@ -42,8 +42,7 @@ class AppBundlerTest < Minitest::Test
 
   # A gem directory holding a fake Bundler `version` whose `bundle` records
   # its arguments in a file and succeeds.
-  def fake_bundler(version)
-    home = tmpdir
+  def fake_bundler(version, home = tmpdir)
     spec = Gem::Specification.new do |s|
       s.name = "bundler"
       s.version = version
@@ -74,6 +73,37 @@ class AppBundlerTest < Minitest::Test
     problem = Bundler.stub(:gem_dirs, [tmpdir, home]) { Rackbench::Workload::BundleCheck.problem(app) }
     assert_nil problem, "the lock's Bundler (the fake) says the bundle is installed"
     assert_equal "check --dry-run", File.read(File.join(home, "ran"))
+  end
+
+  # `bundle install` with `path vendor/bundle` puts the lock's Bundler in
+  # the app's own BUNDLE_PATH (Bundler::SelfManager, as it did for
+  # ruby-grape/grape-on-rack's BUNDLED WITH 2.4.2): found there, not
+  # "not installed here, run gem install bundler".
+  def test_the_locked_bundler_in_the_apps_bundle_path_is_run
+    app = app_locked("9.9.9")
+    FileUtils.mkdir_p(File.join(app.root, ".bundle"))
+    File.write(File.join(app.root, ".bundle", "config"), %(---\nBUNDLE_PATH: "vendor/bundle"\n))
+    scope = File.join(app.root, "vendor", "bundle", RUBY_ENGINE, RbConfig::CONFIG["ruby_version"])
+    fake_bundler("9.9.9", scope)
+    problem = Bundler.stub(:gem_dirs, [tmpdir]) { Rackbench::Workload::BundleCheck.problem(app) }
+    assert_nil problem, "the lock's Bundler, in vendor/bundle, says the bundle is installed"
+    assert_equal "check --dry-run", File.read(File.join(scope, "ran"))
+  end
+
+  # The same from a worktree's copied config (GitRefs: BUNDLE_PATH made
+  # absolute), and from the user's ~/.bundle/config.
+  def test_the_bundle_path_is_read_absolute_and_from_the_users_config
+    app = app_locked("9.9.9")
+    scope = File.join(RUBY_ENGINE, RbConfig::CONFIG["ruby_version"])
+    FileUtils.mkdir_p(File.join(app.root, ".bundle"))
+    File.write(File.join(app.root, ".bundle", "config"), %(---\nBUNDLE_PATH: "/gems/here"\n))
+    assert_equal File.join("/gems/here", scope), Rackbench::Workload::BundlePath.gem_dir(app, home: tmpdir)
+    File.delete(File.join(app.root, ".bundle", "config"))
+    home = tmpdir
+    FileUtils.mkdir_p(File.join(home, ".bundle"))
+    File.write(File.join(home, ".bundle", "config"), %(---\nBUNDLE_DEPLOYMENT: "true"\n))
+    assert_equal File.join(app.root, "vendor/bundle", scope), Rackbench::Workload::BundlePath.gem_dir(app, home: home)
+    assert_nil Rackbench::Workload::BundlePath.gem_dir(app, home: tmpdir), "no path: the system's gems"
   end
 
   def test_servers_boot_with_the_bundler_the_lock_names
