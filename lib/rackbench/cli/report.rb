@@ -61,6 +61,7 @@ module Rackbench
       # setups has nothing to render.
       def readable!(store)
         trials = File.join(store.path, "trials.jsonl")
+        unreadable_link!(trials)
         if File.exist?(trials) && !File.file?(trials)
           raise Error, "#{trials} is not a regular file (#{File.ftype(trials)}): a run's trials.jsonl is a plain file; " \
                        "point report at the run directory rackbench wrote"
@@ -69,6 +70,16 @@ module Rackbench
 
         raise Error, "#{store.path} holds no trials.jsonl and no setups.jsonl: nothing was measured there yet " \
                      "(a run still booting, or not a run directory)"
+      end
+
+      # A link that leads nowhere or to itself (ELOOP) is a trials.jsonl that
+      # cannot be read, not "nothing measured" (issue 46, C4).
+      def unreadable_link!(trials)
+        return unless File.symlink?(trials) && !File.exist?(trials)
+
+        File.stat(trials)
+      rescue SystemCallError => e
+        raise Error, "cannot read #{trials}: #{Error.reason(e)}"
       end
 
       # The run's own files are never overwritten by a rendering (-o

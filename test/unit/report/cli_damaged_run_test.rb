@@ -164,6 +164,10 @@ class CliDamagedRunTest < Minitest::Test
       status, _out, err = run_cli(*argv)
       assert_equal ["Error: cannot read #{path}: Too many levels of symbolic links\n", 1], [err, status], argv.first
     end
+    # A run without setups.jsonl (a --url run) was said to hold nothing measured.
+    File.delete(File.join(dir, "setups.jsonl"))
+    status, _out, err = run_cli("report", dir)
+    assert_equal ["Error: cannot read #{path}: Too many levels of symbolic links\n", 1], [err, status], "no setups.jsonl"
   end
 
   def test_a_meta_json_of_the_wrong_shape_is_one_line
