@@ -61,12 +61,23 @@ module Rackbench
           raise UsageError, "#{flag(key)} #{shown(value)} is not what #{dir} was run with (#{named[key] ? shown(named[key]) : 'none'}); " \
                             "a run is resumed on what it measured: drop it, or start a new run with another --out"
         end
+        gone!(dir, named[:app])
         missing = named.reject { |key, _| given[key] }
         return if missing.empty?
 
         words = missing.map { |key, value| "#{what(key)} #{shown(value)}" }.join(" and ")
         raise UsageError, "#{dir} names #{words}; --resume runs only what you name again, as a run directory is data: " \
                           "#{Shellwords.join(['rackbench', 'run', '--resume', dir, *again(missing)])}"
+      end
+
+      # The app the run measured, deleted or moved since: the command to type
+      # again could only fail, so say what happened instead.
+      def gone!(dir, app)
+        return if app.nil? || File.exist?(app)
+
+        raise UsageError, "#{dir} was run on the app #{app}, which is no longer there (deleted or moved): --resume " \
+                          "measures the app the run measured; put it back there and run again, or measure the app " \
+                          "where it is now with a new run (another --out)"
       end
 
       def stored_value(key, value)

@@ -15,14 +15,16 @@ class ResumeTrustTest < Minitest::Test
   end
 
   def test_a_users_app_url_and_hosts_must_be_named_again
-    stored = { "app" => "/srv/app", "url" => nil, "load_hosts" => ["bench@10.0.0.5", "b2"] }
+    app = File.join(tmpdir, "app")
+    Dir.mkdir(app)
+    stored = { "app" => app, "url" => nil, "load_hosts" => ["bench@10.0.0.5", "b2"] }
     e = assert_raises(Rackbench::UsageError) { Trust.check!("/runs/a b", stored, {}) }
-    assert_equal "/runs/a b names the app /srv/app and the load host(s) bench@10.0.0.5, b2; --resume runs only what you " \
-                 "name again, as a run directory is data: rackbench run --resume /runs/a\\ b --app /srv/app " \
+    assert_equal "/runs/a b names the app #{app} and the load host(s) bench@10.0.0.5, b2; --resume runs only what you " \
+                 "name again, as a run directory is data: rackbench run --resume /runs/a\\ b --app #{app} " \
                  "--load-host bench@10.0.0.5 --load-host b2", e.message
-    e = assert_raises(Rackbench::UsageError) { Trust.check!("/runs/a", stored, { app: "/srv/app" }) }
+    e = assert_raises(Rackbench::UsageError) { Trust.check!("/runs/a", stored, { app: app }) }
     assert_match(/names the load host\(s\) bench@10.0.0.5, b2; .* --load-host bench@10.0.0.5 --load-host b2\z/, e.message)
-    Trust.check!("/runs/a", stored, { app: "/srv/app", load_hosts: ["bench@10.0.0.5", "b2"] })
+    Trust.check!("/runs/a", stored, { app: app, load_hosts: ["bench@10.0.0.5", "b2"] })
     Trust.check!("/runs/a", { "url" => "http://127.0.0.1:9/" }, { url: "http://127.0.0.1:9/" })
   end
 
@@ -32,6 +34,19 @@ class ResumeTrustTest < Minitest::Test
                  "drop it, or start a new run with another --out", e.message
     e = assert_raises(Rackbench::UsageError) { Trust.check!("/runs/a", { "app" => "arena" }, { url: "http://127.0.0.1:9/" }) }
     assert_match(/\A--url http:\/\/127.0.0.1:9\/ is not what \/runs\/a was run with \(none\)/, e.message)
+  end
+
+  # Issue 46, item 8: the app a run measured, deleted or moved since, is
+  # said as such; the command printed to type again could only fail ('--app
+  # ... must be a config.ru file or a directory holding one').
+  def test_an_app_no_longer_there_is_named_as_gone
+    gone = File.join(tmpdir, "gone")
+    [{}, { app: gone }].each do |given|
+      e = assert_raises(Rackbench::UsageError) { Trust.check!("/runs/a", { "app" => gone }, given) }
+      assert_equal "/runs/a was run on the app #{gone}, which is no longer there (deleted or moved): --resume measures " \
+                   "the app the run measured; put it back there and run again, or measure the app where it is now " \
+                   "with a new run (another --out)", e.message, given.inspect
+    end
   end
 
   def test_the_interrupted_runs_hint_names_what_must_be_given_again
