@@ -104,4 +104,48 @@ class FaultGitWorktreeTest < Minitest::Test
     assert_equal [@repo], worktrees
     refute Dir.exist?(left.first)
   end
+
+  # Issue 46, G23: a ref older than the app's directory (--app REPO/apps/web)
+  # is named before anything boots; the probe got "cannot start RUBY_BINARY"
+  # and the whole run stopped.
+  def test_a_ref_older_than_the_app_is_named_before_anything_boots
+    web = File.join(@repo, "apps", "web")
+    FileUtils.mkdir_p(web)
+    File.write(File.join(web, "config.ru"), APP)
+    git("add", "apps")
+    git("commit", "-qm", "the app moves to apps/web")
+    out = File.join(tmpdir, "run")
+    start_rackbench("run", "--app", web, "--ref", "main~1", "--ref", "main", *RUN, "-o", out)
+    assert_fault_outcome(exit_code: 2, message: %r{\AError: --ref main~1 \(\h{7}\): apps/web does not exist at that commit; each ref must hold the app})
+    assert_equal [@repo], worktrees
+    refute Dir.exist?(File.join(out, "refs")), "nothing checked out"
+  end
+
+  # Issue 46, G10: in a shallow clone (actions/checkout's default) a ref
+  # beyond it is named as such, with the fix, not only "no such commit".
+  def test_a_ref_beyond_a_shallow_clone_names_the_clone
+    shallow = File.join(File.realpath(tmpdir), "shallow")
+    git("clone", "-q", "--depth", "1", "file://#{@repo}", shallow)
+    start_rackbench("run", "--app", shallow, "--ref", "main~1", "--ref", "main", *RUN, "-o", File.join(tmpdir, "run"))
+    assert_fault_outcome(exit_code: 2, message: /\AError: --ref "main~1": no such commit in #{Regexp.escape(shallow)}, a shallow clone .*git fetch --unshallow/)
+  end
+
+  # Issue 46, G6: a ref with a submodule (empty in its worktree: git worktree
+  # add does not check submodules out) is named before anything boots; the
+  # probe's app failed to boot with a LoadError naming a path only.
+  def test_a_ref_with_a_submodule_is_named_before_anything_boots
+    lib = File.join(File.realpath(tmpdir), "lib")
+    FileUtils.mkdir_p(lib)
+    File.write(File.join(lib, "greeting.rb"), "GREETING = 'hi'\n")
+    git("init", "-q", "-b", "main", lib)
+    git("-C", lib, "add", ".")
+    git("-C", lib, "commit", "-qm", "lib")
+    git("-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "vendor/lib")
+    git("commit", "-qm", "a submodule")
+    out = File.join(tmpdir, "run")
+    run_refs(out)
+    assert_fault_outcome(exit_code: 0, message: %r{\Awarning: --ref main@\h{7}: the commit has a submodule \(vendor/lib\), which each ref's worktree holds empty},
+                         run_dir: out, min_trials: 2)
+    assert_equal [@repo], worktrees
+  end
 end
