@@ -17,6 +17,7 @@ require_relative "runner/adaptive_rounds"
 require_relative "runner/takes_choice"
 require_relative "runner/shared_round"
 require_relative "runner/boot_fit"
+require_relative "runner/app_setup"
 require_relative "test_seam"
 require_relative "tls"
 require_relative "sampling/noise"
@@ -154,10 +155,14 @@ module Rackbench
 
     # run --ref: each commit checked out into the run directory for the
     # run's length (Workload::GitRefs), its app (behind the probe's wrapper
-    # when the probe is on) and its bundle checked before any boot.
+    # when the probe is on), its bundle and its setup (AppSetup) before any
+    # boot. Without refs, --setup-cmd runs once for the app itself.
     def with_refs
       refs = Array(@config[:refs]).map { |r| Workload::GitRefs::Ref.new(name: r["name"], sha: r["sha"]) }
-      return yield if refs.empty?
+      if refs.empty?
+        setup.call(Workload::App.resolve(@config[:app]), @store.logs_dir) unless @plan.external?
+        return yield
+      end
 
       base = Workload::App.resolve(@config[:app])
       Workload::GitRefs.with_worktrees(base.root, refs, @store.path, warn: @listener.method(:warning)) do |trees|
@@ -168,14 +173,16 @@ module Rackbench
 
     def ref_app(base, root, ref)
       app = Workload::App.new(config_ru: File.join(root, base.config_ru.delete_prefix("#{base.root}/")))
+      who = "--ref #{ref.name} (#{ref.short})"
       # Gems its lock names that are not installed: from this machine's gems first (Workload::BundleInstall).
-      bundle = Workload::BundleInstall.local(app)
-      raise UsageError, "--ref #{ref.name} (#{ref.short}): #{bundle.problem}" if bundle.problem
+      bundle = Workload::BundleInstall.local(app, fetch: @config[:fetch_gems])
+      raise UsageError, "#{who}: #{bundle.problem}" if bundle.problem
 
       if bundle.installed
-        @listener.note("--ref #{ref.name} (#{ref.short}): the gems its Gemfile.lock names were installed from this " \
-                       "machine's (bundle install --local, #{bundle.seconds.round} s)")
+        @listener.note("#{who}: the gems its Gemfile.lock names were installed from #{bundle.source} " \
+                       "(#{bundle.command}, #{bundle.seconds.round} s)")
       end
+      setup.call(app, File.join(@store.logs_dir, "refs", ref.dir_name), who: who, ref: ref)
 
       problem = @config[:profile] && Workload::ProfileCheck.problem(app)
       raise UsageError, "--ref #{ref.name} (#{ref.short}): #{problem}" if problem
@@ -183,6 +190,8 @@ module Rackbench
       probe = @config[:probe].nil? ? Config::PROBE_DEFAULT : @config[:probe]
       probe ? Workload::ProbeWrapper.write(app, File.join(@store.logs_dir, "refs", ref.dir_name)) : app
     end
+
+    def setup = (@setup ||= AppSetup.new(config: @config, store: @store, listener: @listener))
 
     # --tls: the run's certificate, made once in its directory (Tls).
     def tls

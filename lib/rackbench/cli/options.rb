@@ -57,6 +57,14 @@ module Rackbench
       declare :refs, "--ref REF", "with --app in a git repository: a commit of the app to compare (repeatable, 2 or more: " \
                                   "--ref main --ref HEAD), each checked out into the run directory; labels main@1a2b3c4",
               many: true
+      # The app's setup and a ref's gems (run, bisect, gate: StepOptions takes these two declarations).
+      declare :setup_cmd, "--[no-]setup-cmd [CMD]", "a shell command run (sh -c, in the app's bundle) in each commit's worktree " \
+                                                    "before any boot (run without --ref: once, in --app's directory); one " \
+                                                    "that fails refuses the commit; --no-setup-cmd: none",
+              rule: "for a commit of a Rails app with config/database.yml, bin/rails db:prepare",
+              parse: ->(v) { v == false ? "" : v || raise(UsageError, "--setup-cmd needs a command, e.g. --setup-cmd 'bin/setup'") }
+      declare :fetch_gems, "--fetch-gems", "with --ref: gems a commit's lock names that are not on this machine are installed " \
+                                           "by `bundle install` from the Gemfile's sources (the network)", parse: ->(_) { true }
       # The gate (Stats::Gate): run --ref's and compare's, one option.
       declare :fail_if_slower, "--fail-if-slower PERCENT",
               ["exit 1 when some cell's req/s is decided slower by more than PERCENT (0: the --margin): in",

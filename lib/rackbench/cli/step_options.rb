@@ -7,6 +7,7 @@ require_relative "../units"
 require_relative "../server"
 require_relative "../plan/config"
 require_relative "../store/target"
+require_relative "options"
 
 module Rackbench
   module CLI
@@ -16,6 +17,9 @@ module Rackbench
     module StepOptions
       RUN_FLAGS = { setup: "-s", concurrency: "-c", duration: "-d", warmup: "--warmup", max_rounds: "--max-rounds",
                     time_budget: "--time-budget", cpus: "--cpus", margin: "--margin" }.freeze
+      # run's own options (CLI::Options), passed on to each step's run:
+      # --setup-cmd CMD ("" for none), --fetch-gems.
+      STEP_SETUP = %i[setup_cmd fetch_gems].freeze
       DEFAULTS = { concurrency: "1", duration: "2", warmup: "1", max_rounds: "12", time_budget: "10m", margin: "5" }.freeze
 
       private
@@ -33,6 +37,7 @@ module Rackbench
         o.on("--max-rounds N", "each step's rounds at most (default: #{DEFAULTS[:max_rounds]})") { |v| opts[:max_rounds] = v }
         o.on("--time-budget TIME", "each step adds no round after this long (default: #{DEFAULTS[:time_budget]})") { |v| opts[:time_budget] = v }
         o.on("--cpus server=LIST,client=LIST|auto", "pin the server and the load generator apart (auto advised)") { |v| opts[:cpus] = v }
+        Options.define(o, opts, STEP_SETUP) # run's own declarations: each step's worktree set up as run sets it up
       end
 
       # One level, and the margin as a share (opts[:margin_share]).
@@ -50,7 +55,8 @@ module Rackbench
         values = DEFAULTS.merge(opts.slice(*RUN_FLAGS.keys).compact).merge(setup: setup)
         margin = values[:margin].to_s.delete_suffix("%")
         ["--app", File.expand_path(opts[:app]), "-e", opts[:endpoint], "--decide", "--fail-if-slower", margin,
-         *RUN_FLAGS.flat_map { |key, flag| values[key] ? [flag, values[key].to_s] : [] }]
+         *RUN_FLAGS.flat_map { |key, flag| values[key] ? [flag, values[key].to_s] : [] },
+         *(opts[:setup_cmd] ? ["--setup-cmd=#{opts[:setup_cmd]}"] : []), *(opts[:fetch_gems] ? ["--fetch-gems"] : [])]
       end
 
       # A new directory (out, or rackbench-runs/PREFIX-<timestamp>) with its

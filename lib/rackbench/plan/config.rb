@@ -15,6 +15,7 @@ require_relative "rules/loop"
 require_relative "rules/duplicate_setups"
 require_relative "rules/decide"
 require_relative "rules/refs"
+require_relative "rules/setup_cmd"
 require_relative "rules/scenario_engine"
 require_relative "rules/url"
 require_relative "rules/probe"
@@ -48,6 +49,8 @@ module Rackbench
       setups: [],            # empty: each installed server of the default plan scaled to the cores (Config.default_setups)
       refs: [],              # run --ref: commits of the app ({"name", "sha"} once resolved: Workload::GitRefs); Rules::Refs
       fail_if_slower: nil,   # run --ref --fail-if-slower PERCENT: the gate (Stats::RefGate); Rules::Refs
+      setup_cmd: nil,        # run --setup-cmd CMD: the app's setup before any boot (Workload::SetupCommand); "": none; Rules::SetupCmd
+      fetch_gems: false,     # run --ref --fetch-gems: `bundle install` from the Gemfile's sources (Workload::BundleInstall)
       endpoints: [],         # empty: the quick plan's arena endpoints
       scenario: nil,         # weighted paths loaded together: "/:5,/posts:3" (replaces endpoints)
       concurrency: [1, 8],
@@ -136,7 +139,7 @@ module Rackbench
     # each answers check(cfg), raising a UsageError that names the flags
     # and what to do, and may settle a value it owns (the open-loop engine,
     # --url's endpoint). Earlier rules' settlements are what later ones read.
-    RULES = [Rules::Warmup, Rules::PerBoot, Rules::Loop, Rules::DuplicateSetups, Rules::Decide, Rules::Refs,
+    RULES = [Rules::Warmup, Rules::PerBoot, Rules::Loop, Rules::DuplicateSetups, Rules::Decide, Rules::Refs, Rules::SetupCmd,
              Rules::ScenarioEngine, Rules::Url, Rules::Probe, Rules::Profile, Rules::Protocol, Rules::Https, Rules::Aslr, Rules::Boot,
              Rules::Arena, Load::Remote::Settings].freeze
 

@@ -23,31 +23,64 @@ module Rackbench
     # Limits: a gem with a C extension is compiled here (minutes for
     # nokogiri from source), within TIMEOUT; a gem found nowhere on the
     # machine stays missing and the commit is refused (or skipped by a
-    # bisection) with Bundler's words.
+    # bisection) with Bundler's words, naming --fetch-gems.
+    #
+    # With fetch (run --fetch-gems, the user's leave to use the network),
+    # what --local could not install is then installed by a plain `bundle
+    # install` from the Gemfile's own sources, into the same BUNDLE_PATH.
+    # Its limits: a BUNDLE_PATH-less bundle installs into the system's gem
+    # directory, which may not be writable (Bundler cannot ask for sudo
+    # here: its input is closed); credentials for a private source are the
+    # user's Bundler configuration's.
     module BundleInstall
       TIMEOUT = 900.0 # seconds for one install (compiling extensions)
+      LOCAL = "bundle install --local"
+      FETCH = "bundle install"
 
-      Result = Struct.new(:installed, :problem, :seconds, keyword_init: true)
+      # source/command: where the gems came from and how (for the note).
+      Result = Struct.new(:installed, :problem, :seconds, :source, :command, keyword_init: true)
 
       module_function
 
-      # The app's bundle made whole from this machine's gems where it can be:
-      # a Result (installed: true when it was installed and now checks; problem:
-      # the line that refuses it still, or nil).
-      def local(app, env: ENV, timeout: TIMEOUT)
+      # The app's bundle made whole from this machine's gems where it can be
+      # (and then, with fetch, from the Gemfile's sources): a Result
+      # (installed: true when it was installed and now checks; problem: the
+      # line that refuses it still, or nil).
+      def local(app, env: ENV, timeout: TIMEOUT, fetch: false)
         problem = BundleCheck.problem(app, env: env)
         return Result.new(installed: false, problem: nil, seconds: 0.0) unless problem
         return Result.new(installed: false, problem: problem, seconds: 0.0) unless missing_gems?(problem)
 
         started = Clock.now
-        out = ProcessControl::Command.run([RbConfig.ruby, AppBundler.bundle(app), "install", "--local"],
-                                          chdir: app.root, timeout: timeout, env: app.bundle_env(env))
-        seconds = Clock.now - started
+        out = install(app, env, timeout, "--local")
         again = BundleCheck.problem(app, env: env)
-        return Result.new(installed: true, problem: nil, seconds: seconds) unless again
+        return done(started, "this machine's gems", LOCAL) unless again
 
-        Result.new(installed: false, problem: "#{again} (`bundle install --local` could not install them from the gems on " \
-                                              "this machine: #{said(out.output)})", seconds: seconds)
+        why = "`#{LOCAL}` could not install them from the gems on this machine: #{said(out.output)}"
+        return fetched(app, env, timeout, started, why) if fetch
+
+        Result.new(installed: false, seconds: Clock.now - started,
+                   problem: "#{again} (#{why}); or give --fetch-gems to let rackbench run `#{FETCH}` from the Gemfile's " \
+                            "sources (the network)")
+      end
+
+      # --fetch-gems: `bundle install` from the Gemfile's sources.
+      def fetched(app, env, timeout, started, why)
+        out = install(app, env, timeout)
+        again = BundleCheck.problem(app, env: env)
+        return done(started, "the Gemfile's sources", "#{LOCAL}, then #{FETCH}") unless again
+
+        Result.new(installed: false, problem: "#{again} (#{why}; `#{FETCH}` (--fetch-gems) could not either: " \
+                                              "#{said(out.output)})", seconds: Clock.now - started)
+      end
+
+      def install(app, env, timeout, *flags)
+        ProcessControl::Command.run([RbConfig.ruby, AppBundler.bundle(app), "install", *flags],
+                                    chdir: app.root, timeout: timeout, env: app.bundle_env(env))
+      end
+
+      def done(started, source, command)
+        Result.new(installed: true, problem: nil, seconds: Clock.now - started, source: source, command: command)
       end
 
       def missing_gems?(problem) = problem.include?("gems that are not installed") || problem.include?("finds gems not installed")

@@ -60,5 +60,18 @@ class BundleInstallTest < Minitest::Test
     assert_match(/gems that are not installed \(rack 2\.0\.1\).*`bundle install --local` could not install them from the gems on this machine: .+/,
                  result.problem)
     refute_includes result.problem, "\n"
+    assert_match(/; or give --fetch-gems to let rackbench run `bundle install` from the Gemfile's sources \(the network\)\z/,
+                 result.problem, "the line names the flag that fixes it")
+  end
+
+  # --fetch-gems: then `bundle install` from the Gemfile's source; one that
+  # cannot be reached (.invalid never resolves) is one line with both tries.
+  def test_fetch_gems_tries_the_gemfiles_source_after_the_machines_gems
+    result = Rackbench::Workload::BundleInstall.local(app("2.0.1", cached: false), fetch: true)
+    refute result.installed
+    assert_match(/`bundle install --local` could not install them from the gems on this machine: .+; `bundle install` \(--fetch-gems\) could not either: .+\)\z/,
+                 result.problem)
+    refute_includes result.problem, "\n"
+    refute_includes result.problem, "or give --fetch-gems"
   end
 end

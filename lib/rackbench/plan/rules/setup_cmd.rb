@@ -1,0 +1,33 @@
+# frozen_string_literal: true
+
+require_relative "../../error"
+
+module Rackbench
+  module Config
+    module Rules
+      # --setup-cmd CMD and --fetch-gems (Workload::SetupCommand,
+      # Workload::BundleInstall): a setup runs in the directory of an app
+      # rackbench boots, so it needs --app PATH and no --url; --fetch-gems
+      # installs a --ref commit's gems, so it needs refs.
+      module SetupCmd
+        module_function
+
+        def check(cfg)
+          cmd = cfg[:setup_cmd]
+          raise UsageError, "--setup-cmd takes a command as text, e.g. --setup-cmd 'bin/setup' (got #{cmd.inspect})" \
+            unless cmd.nil? || cmd.is_a?(String)
+
+          given = !cmd.to_s.strip.empty?
+          raise UsageError, "--setup-cmd runs in your app's directory; the server at --url is not one rackbench boots: drop it" \
+            if given && cfg[:url]
+          raise UsageError, "--setup-cmd runs in your app's directory: give --app PATH (the built-in arena needs no setup)" \
+            if given && [nil, "arena"].include?(cfg[:app])
+          return unless cfg[:fetch_gems] && Array(cfg[:refs]).empty?
+
+          raise UsageError, "--fetch-gems installs the gems a --ref commit's Gemfile.lock names: add --ref BASE --ref HEAD " \
+                            "(for your app's own bundle, run `bundle install` in it)"
+        end
+      end
+    end
+  end
+end
