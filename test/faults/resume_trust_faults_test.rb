@@ -2,6 +2,7 @@
 
 require_relative "fault_helper"
 require "fileutils"
+require "support/git_repo"
 
 # Issue 46, item 3: a run directory is data. A copied run whose meta.json
 # was edited to name an app (Ruby that would run as this user) or load
@@ -9,6 +10,8 @@ require "fileutils"
 # user names them again; named again, the run resumes.
 class FaultResumeTrustTest < Minitest::Test
   RUN = ["-s", "puma x1:2", "-e", "/hello", "-c", "1", "-d", "1", "--warmup", "0"].freeze
+
+  include Rackbench::GitRepo
 
   def finished_run
     out = File.join(tmpdir, "run")
@@ -42,5 +45,24 @@ class FaultResumeTrustTest < Minitest::Test
     start_rackbench("run", "--resume", out)
     assert_fault_outcome(exit_code: 2, message: /\AError: .*names the load host\(s\) bench@192.0.2.7; .* --load-host bench@192.0.2.7$/)
     refute(@rb.descendants.any? { |e| e.comm == "ssh" }, "no ssh started")
+  end
+
+  # A --ref run's commits come from meta.json: one edited to "--orphan" is
+  # refused in one line before git runs (it reached git worktree add as an
+  # option, whose usage text was the error).
+  def test_a_commit_the_run_names_is_a_full_commit_id
+    out = finished_run
+    @repo = File.join(File.realpath(tmpdir), "app")
+    FileUtils.mkdir_p(@repo)
+    File.write(File.join(@repo, "config.ru"), "run ->(_) { [200, {}, ['x']] }\n")
+    git("init", "-q", "-b", "main", ".")
+    git("add", ".")
+    git("commit", "-qm", "app")
+    edit_config(out, app: @repo, refs: [{ "name" => "main", "sha" => git("rev-parse", "main") }, { "name" => "pr", "sha" => "--orphan" }])
+    File.write(File.join(out, "trials.jsonl"), "")
+    start_rackbench("run", "--resume", out, "--app", @repo)
+    assert_fault_outcome(exit_code: 1, message: %r{\AError: .*/run/meta\.json is damaged: config\.refs\[1\]\.sha is "--orphan", not a full commit id})
+    refute(@rb.descendants.any? { |e| e.comm == "git" }, "no git started")
+    assert_equal 1, git("worktree", "list").lines.size
   end
 end

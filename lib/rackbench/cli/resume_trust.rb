@@ -26,6 +26,7 @@ module Rackbench
     module ResumeTrust
       KEYS = %i[app url load_hosts].freeze
       BUILT_IN = %w[arena rails].freeze
+      COMMIT = /\A(\h{40}|\h{64})\z/.freeze
 
       module_function
 
@@ -51,6 +52,7 @@ module Rackbench
       # stored: meta.json's config (string keys); given: the command line's
       # values (symbol keys). UsageError when they do not agree.
       def check!(dir, stored, given)
+        commits!(dir, stored["refs"])
         named = named(stored)
         KEYS.each do |key|
           next if given[key].nil?
@@ -68,6 +70,20 @@ module Rackbench
         words = missing.map { |key, value| "#{what(key)} #{shown(value)}" }.join(" and ")
         raise UsageError, "#{dir} names #{words}; --resume runs only what you name again, as a run directory is data: " \
                           "#{Shellwords.join(['rackbench', 'run', '--resume', dir, *again(missing)])}"
+      end
+
+      # A --ref run's commits, as meta.json names them: checked out from the
+      # app given again, so each must be a full commit id (a value such as
+      # "--orphan" would reach git as an option) with a name.
+      def commits!(dir, refs)
+        Array(refs).each_with_index do |ref, i|
+          wrong = if !ref.is_a?(Hash) then "config.refs[#{i}] is #{ref.inspect[0, 40]}, not a JSON object"
+                  elsif !ref["name"].is_a?(String) then "config.refs[#{i}].name is #{ref['name'].inspect[0, 40]}, not a string"
+                  elsif !COMMIT.match?(ref["sha"].to_s)
+                    "config.refs[#{i}].sha is #{ref['sha'].inspect[0, 40]}, not a full commit id (40 or 64 hex digits)"
+                  end
+          raise Error, "#{dir}/meta.json is damaged: #{wrong}; restore it, or run again with another --out" if wrong
+        end
       end
 
       # The app the run measured, deleted or moved since: the command to type

@@ -51,7 +51,8 @@ module Rackbench
           if File.exist?(path) || File.symlink?(path)
 
         made << path
-        r = git(["worktree", "add", "--detach", "--lock", "--reason", reason(path), path, sha], repo)
+        # "--": a commit id from a stored run (hand-edited: "--orphan") is never read as an option.
+        r = git(["worktree", "add", "--detach", "--lock", "--reason", reason(path), "--", path, sha], repo)
         return path if r.ok
 
         made_it = list(repo).any? { |e| e[:path] == path }

@@ -49,6 +49,20 @@ class ResumeTrustTest < Minitest::Test
     end
   end
 
+  # A --ref run's commits come from meta.json: each must be a full commit
+  # id ("--orphan" reached git worktree add as an option on --resume).
+  def test_stored_commits_must_be_full_commit_ids
+    good = { "name" => "main", "sha" => "a" * 40 }
+    Trust.check!("/runs/a", { "refs" => [good, good.merge("sha" => "b" * 64)] }, {})
+    { { "name" => "x", "sha" => "--orphan" } => 'config.refs[1].sha is "--orphan", not a full commit id (40 or 64 hex digits)',
+      { "name" => "x", "sha" => "abc1234" } => 'config.refs[1].sha is "abc1234", not a full commit id (40 or 64 hex digits)',
+      { "name" => 7, "sha" => "a" * 40 } => "config.refs[1].name is 7, not a string",
+      "main" => 'config.refs[1] is "main", not a JSON object' }.each do |bad, words|
+      e = assert_raises(Rackbench::Error) { Trust.check!("/runs/a", { "refs" => [good, bad] }, {}) }
+      assert_equal "/runs/a/meta.json is damaged: #{words}; restore it, or run again with another --out", e.message
+    end
+  end
+
   def test_the_interrupted_runs_hint_names_what_must_be_given_again
     dir = tmpdir
     File.write(File.join(dir, "meta.json"), JSON.generate({ "config" => { "app" => "/srv/my app" } }))

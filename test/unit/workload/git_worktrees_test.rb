@@ -26,6 +26,15 @@ class GitWorktreesTest < Minitest::Test
     pid
   end
 
+  # A commit id that looks like an option (a hand-edited run's) reaches
+  # git as a commit, never as an option of git worktree add.
+  def test_a_commit_id_is_never_read_as_an_option
+    path = File.join(File.realpath(tmpdir), "runs", "orphan")
+    e = assert_raises(Rackbench::Error) { Worktrees.add(@repo, path, "--orphan", []) }
+    assert_match(/\Agit could not check out --orpha into .*: fatal: invalid reference: --orphan/, e.message)
+    assert_equal 1, git("worktree", "list").lines.size
+  end
+
   # A dead run's worktree whose .git file is gone: git's validation refuses
   # `git worktree remove --force --force`, so the sweep leaves it, with
   # what the user's file in it holds, and says how to remove it.
