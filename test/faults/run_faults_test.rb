@@ -161,6 +161,9 @@ class FaultInputTest < Minitest::Test
                                /--max-rounds 2 cannot reach a decision within --margin 5 under --decide's stopping rule .*: give --max-rounds 3 or more/],
     "decide at a 0.5% margin in three" => [["run", "--decide", "-s", "puma x1:2", "-s", "puma x1:4", "--margin", "0.5", "--max-rounds", "3"],
                                            /--max-rounds 3 cannot reach a decision .*: give --max-rounds \d+ or more/],
+    # Issue 46, item 4: a margin no --max-rounds can decide within, refused at once (silent for minutes before).
+    "decide at a 0.01% margin" => [["run", "--decide", "-s", "puma x1:2", "-s", "puma x1:4", "--margin", "0.01"],
+                                   /--margin 0.01 is too small: no --max-rounds from 20 to 1000 can reach a decision within it .*give --margin 0.067 or more/],
     "negative scenario weight" => [["run", "--scenario", "/hello:-2,/health:1"],
                                    %r{--scenario "/hello:-2,/health:1": the weight of /hello must be above 0 \(got -2\)}],
     "a hundred thousand max rounds" => [%w[run --max-rounds 100000], /--max-rounds must be a whole number of 2 or more, at most 1000/],
