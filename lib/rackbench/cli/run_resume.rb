@@ -40,6 +40,7 @@ module Rackbench
         config = Config.load(store.meta.fetch("config").merge("quiet" => cli[:quiet] || false))
         meta = store.meta
         (meta["resumed"] ||= []) << { "at" => Clock.wall_iso8601, "trials_stored" => store.trials.size }
+        meta["run_dir"] = File.expand_path(store.path) # a copied run goes on where it is now
         store.write_meta(meta)
         [config, store]
       end
