@@ -19,7 +19,7 @@ module Rackbench
       "run" => "run a benchmark (setups x endpoints x concurrency levels)",
       "servers" => "list the app servers rackbench can run here, with versions",
       "suites" => "list the built-in suites that reproduce the seed studies (run --suite NAME)",
-      "report" => "re-render a stored run directory (table, html, md, csv, json)",
+      "report" => "re-render a stored run directory (table, html, md, csv, json, speedscope)",
       "compare" => "compare two run directories cell by cell: faster, slower, equivalent or undecided",
       "capacity" => "find the highest load each setup sustains within a p99/error SLO",
       "tune" => "find the best server x workers x threads for one endpoint within an SLO and a memory budget",

@@ -29,6 +29,33 @@ class ProfileTest < Minitest::Test
     end
   end
 
+  # The run leaves each setup's stacks, merged over its rounds, in one
+  # speedscope file, and the JSON report says where each side's profile is.
+  def test_a_profiled_run_leaves_a_speedscope_file_with_each_setup_s_samples
+    require_tool!("wrk")
+    dir = File.join(tmpdir, "run")
+    status, _out, err = run_cli("run", "--profile", "-s", "puma x1:1", "-s", "unicorn x1", "-e", "/fibonacci/20",
+                                "-c", "1", "-d", "1", "-r", "2", "--warmup", "0.5", "-q", "-o", dir)
+    assert_equal 0, status, err
+    assert_match(%r{^Profiles: #{Regexp.escape(dir)}/speedscope\.json \(open it in speedscope\)$}, err)
+    doc = JSON.parse(File.read(File.join(dir, "speedscope.json")))
+    assert_equal "https://www.speedscope.app/file-format-schema.json", doc["$schema"]
+    frames = doc["shared"]["frames"].map { |f| f["name"] }
+    assert_includes frames, "Rackbench::Workload::Arena::Fibonacci.fib (fibonacci.rb)"
+    assert_equal ["puma x1:1 · /fibonacci/20 · c=1 (2 rounds)", "unicorn x1 · /fibonacci/20 · c=1 (2 rounds)"],
+                 doc["profiles"].map { |p| p["name"] }
+    doc["profiles"].each do |profile|
+      assert_equal "sampled", profile["type"]
+      assert_operator profile["weights"].sum, :>, 0, profile["name"]
+      assert_equal profile["weights"].sum, profile["endValue"]
+    end
+    status, out, err = run_cli("report", dir, "--format", "speedscope")
+    assert_equal [0, File.read(File.join(dir, "speedscope.json"))], [status, out], err
+    profiles = JSON.parse(run_cli("report", dir, "--format", "json")[1])["profiles"]
+    assert_equal [["puma x1:1", 0], ["unicorn x1", 1]], profiles.map { |p| p.values_at("setup", "profile_index") }
+    assert(profiles.all? { |p| p["samples"].positive? && p["file"] == "speedscope.json" })
+  end
+
   def test_a_server_at_url_is_not_profiled
     status, _out, err = run_cli("run", "--profile", "--url", "http://127.0.0.1:9/", "-d", "1")
     assert_equal 2, status

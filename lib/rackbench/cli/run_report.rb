@@ -8,6 +8,7 @@ require_relative "../stats/looks"
 require_relative "../stats/ref_gate"
 require_relative "../stats/gate_where"
 require_relative "../report/dataset"
+require_relative "../report/speedscope"
 require_relative "../store/packed_trials"
 require_relative "../test_seam"
 require_relative "ref_gate"
@@ -36,6 +37,7 @@ module Rackbench
         @err.puts "Run directory: #{store.path}"
         TestSeam.hold(:report, err: @err, env: @env)
         @err.puts "Report: #{Report::Formats.save_page(store)}"
+        speedscope(store) if plan.config[:profile]
         gate = ref_gate(store, plan)
         step_summary(store, gate)
         @err.puts gate.sentence if gate
@@ -48,6 +50,15 @@ module Rackbench
       end
 
       private
+
+      # run --profile: the stacks as a speedscope file in the run directory
+      # (Report::Speedscope), what `report DIR --format speedscope` writes;
+      # none when no profile holds a stack (each failure was warned of).
+      def speedscope(store)
+        @err.puts "Profiles: #{Report::Formats.save(store, 'speedscope', Report::Speedscope::FILE)} (open it in speedscope)"
+      rescue Error => e
+        @err.puts "Profiles: none written (#{e.message})"
+      end
 
       # run --ref ... --fail-if-slower P (CLI::RefGate), which says what
       # stopped --decide's rounds when it is undecided, and with --profile

@@ -8,6 +8,7 @@ require_relative "../stats/margin"
 require_relative "../store/packed_trials"
 require_relative "../store/profiles"
 require_relative "../stats/attribution"
+require_relative "../stats/frame_stacks"
 
 module Rackbench
   module Report
@@ -82,6 +83,12 @@ module Rackbench
       # Stats::FrameTimes of the run's profiles.jsonl ({} without one), read once.
       def frame_times
         @frame_times ||= Stats::FrameTimes.of(@path ? Store::Profiles.new(@path).read : [])
+      end
+
+      # Stats::FrameStacks of the run's profiles.jsonl ({} without one or
+      # without stacks), read once: the speedscope file and the flame graphs.
+      def frame_stacks
+        @frame_stacks ||= Stats::FrameStacks.of(@path ? Store::Profiles.new(@path).read : [])
       end
 
       def memory? = (@sampled ||= {}).fetch("memory") { @sampled["memory"] = sampled?("memory") }

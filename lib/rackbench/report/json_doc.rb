@@ -9,6 +9,7 @@ require_relative "../stats/validity"
 require_relative "../stats/cell_split"
 require_relative "boot_variance_note"
 require_relative "boots_note"
+require_relative "speedscope"
 
 module Rackbench
   module Report
@@ -70,6 +71,13 @@ module Rackbench
         found.empty? ? {} : { "attributions" => found.map(&:to_h) }
       end
 
+      # {"profiles" => [...]} for a run --profile run with stacks stored:
+      # where each setup's profile is in the speedscope file (Speedscope), else {}.
+      def profiles
+        found = Speedscope.new(@data.frame_stacks).index
+        found.empty? ? {} : { "profiles" => found }
+      end
+
       # A Summary (and its interval) as JSON; ci95 is null below 2 repetitions.
       def self.summary(summary, interval)
         {
@@ -94,6 +102,7 @@ module Rackbench
           "decisions" => @data.decisions.entries.lazy.map(&:to_h),
           **races,
           **attributions,
+          **profiles,
           "calibration" => @data.calibration,
           **boot_variance,
           "trials" => @data.trials.lazy.map(&:to_h) # each whole (a stored run's are packed: Dataset)

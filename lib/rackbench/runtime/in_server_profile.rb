@@ -18,7 +18,11 @@
 # samples, the GC.stat deltas: objects allocated, GC runs minor and major, GC
 # time in ms), in a Rails app the SQL queries and their time (sql_count,
 # sql_ms), and the process's CPU time over the window (cpu_s), then one line per frame: self samples, total samples, the
-# frame's name (Class#method, no line) and its absolute file, tab-separated.
+# frame's name (Class#method, no line) and its absolute file, tab-separated,
+# then one line per distinct stack (stackprof's raw samples, counted here):
+# "s", its samples, and its frames root first as 0-based indexes of the
+# frame lines, comma-separated. At most MAX_STACKS stacks, the most sampled;
+# the samples of the rest on one last "s" line with no frame.
 # A process that cannot profile writes DIR/TOKEN/PID.err with the reason.
 #
 # Limits: a sample is taken at Ruby's next safepoint after the signal
@@ -34,6 +38,7 @@ module RackbenchProfile
   DIR_VAR = "RACKBENCH_PROFILE_DIR"
   POLL = 0.02
   INTERVAL_US = 1000
+  MAX_STACKS = 1000
   GC_KEYS = { "alloc" => :total_allocated_objects, "gc_count" => :count, "gc_minor" => :minor_gc_count,
               "gc_major" => :major_gc_count, "gc_time_ms" => :time }.freeze
 
@@ -77,7 +82,7 @@ module RackbenchProfile
     out = File.join(dir, token)
     gc = gc_now
     return fail_with(out, "StackProf is already running in this process (the app profiles itself?)") unless
-      StackProf.start(mode: :cpu, interval: INTERVAL_US)
+      StackProf.start(mode: :cpu, interval: INTERVAL_US, raw: true)
 
     write(out, "on", "started\n")
     { token: token, out: out, gc: gc, t: Process.clock_gettime(Process::CLOCK_MONOTONIC), cpu: cpu_now, sql: sql_watch }
@@ -100,7 +105,7 @@ module RackbenchProfile
              "cpu_s" => (cpu_now - current[:cpu]).round(6) }
     GC_KEYS.each_key { |k| head[k] = gc[k] && current[:gc][k] ? gc[k] - current[:gc][k] : nil }
     head.merge!(sql_done(current[:sql]))
-    write(current[:out], "prof", ([head.map { |k, v| "#{k}=#{v}" }.join(" ")] + frames(results)).join("\n") << "\n")
+    write(current[:out], "prof", ([head.map { |k, v| "#{k}=#{v}" }.join(" ")] + frames(results) + stacks(results)).join("\n") << "\n")
   end
 
   def frames(results)
@@ -108,6 +113,24 @@ module RackbenchProfile
       name = f[:name].to_s.tr("\t\n", "  ")
       [f[:samples].to_i, f[:total_samples].to_i, name, f[:file].to_s.tr("\t\n", "  ")].join("\t")
     end
+  end
+
+  # stackprof's raw samples (length, frame ids root first, count; repeated)
+  # as one line per distinct stack, the most sampled MAX_STACKS of them.
+  def stacks(results)
+    raw = results[:raw] or return []
+    index = (results[:frames] || {}).keys.each_with_index.to_h
+    counts = Hash.new(0)
+    i = 0
+    while i < raw.size
+      len = raw[i]
+      counts[raw[i + 1, len].map { |id| index.fetch(id, -1) }] += raw[i + 1 + len].to_i
+      i += len + 2
+    end
+    kept = counts.reject { |ids, _| ids.include?(-1) }.sort_by { |ids, n| [-n, ids] }
+    lines = kept.first(MAX_STACKS).map { |ids, n| "s\t#{n}\t#{ids.join(',')}" }
+    rest = counts.values.sum - kept.first(MAX_STACKS).sum { |_, n| n }
+    rest.positive? ? lines << "s\t#{rest}\t" : lines
   end
 
   # Where Active Support is loaded (Rails): each query sent to the database

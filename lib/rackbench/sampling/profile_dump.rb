@@ -12,6 +12,12 @@ module Rackbench
     # worktrees agree), a gem's from its gems/ directory on ("gems/puma-8.0.2/
     # lib/puma/server.rb"), Ruby's own library from "ruby/"; stackprof's
     # pseudo-frames ("(garbage collection)") have no file.
+    #
+    # Its stacks (the "s" lines) are kept as "stacks": [samples, [frame,
+    # ...] root first], each frame an index into "stack_frames" ([name,
+    # file], named as "frames" are, a frame at two lines one frame); the
+    # samples of the stacks the server did not keep under an empty list.
+    # A dump from before stacks were written has neither key.
     module ProfileDump
       NUMBER = /\A-?\d+(\.\d+)?\z/.freeze
       RUBY_LIB = RbConfig::CONFIG["rubylibdir"]
@@ -22,13 +28,27 @@ module Rackbench
       def parse(text, root:)
         head, *lines = text.lines(chomp: true)
         figures = head.to_s.split.to_h { |pair| pair.split("=", 2) }.transform_values { |v| number(v) }
-        frames = lines.filter_map do |line|
+        stack_lines, lines = lines.partition { |line| line.start_with?("s\t") }
+        all = lines.map do |line| # index i: the dump's frame line i
           own, total, name, file = line.split("\t", 4)
-          next unless name && own.to_i.positive?
-
-          [name, relative(file.to_s, root), own.to_i, total.to_i]
+          [name, relative(file.to_s, root), own.to_i, total.to_i] if name
         end
-        figures.merge("frames" => merge(frames))
+        figures.merge("frames" => merge(all.compact.select { |f| f[2].positive? }), **stacks(stack_lines, all))
+      end
+
+      # {"stacks", "stack_frames"} of the "s" lines; {} when there are none.
+      def stacks(lines, all)
+        return {} if lines.empty?
+
+        ids = {}
+        stacks = lines.filter_map do |line|
+          _, count, path = line.split("\t", 3)
+          frames = path.to_s.split(",").map { |i| all[i.to_i] }
+          next if frames.any?(nil)
+
+          [count.to_i, frames.map { |name, file| ids[[name, file]] ||= ids.size }]
+        end
+        { "stacks" => stacks, "stack_frames" => ids.keys }
       end
 
       # Frames that one name and file share (a method's blocks at different

@@ -54,7 +54,7 @@ module Rackbench
       SCHEMAS = { "trials.jsonl" => Schema::TRIAL, "setups.jsonl" => Schema::SETUP }.freeze
 
       # Every file rackbench writes at the top of a run directory (tune's two: Store::TuneJournal).
-      OWN = (FILES.keys + %w[meta.json processes.jsonl .rackbench.lock report.html tune.jsonl recommendation.json profiles.jsonl]).freeze
+      OWN = (FILES.keys + %w[meta.json processes.jsonl .rackbench.lock report.html tune.jsonl recommendation.json profiles.jsonl speedscope.json]).freeze
 
       attr_reader :path, :notices
       attr_accessor :on_notice

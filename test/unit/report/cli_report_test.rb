@@ -40,7 +40,7 @@ class CliReportTest < Minitest::Test
 
   def test_bad_input_is_one_error_line
     dir = run_dir
-    [[%w[--format xml], /unknown --format "xml"; accepted: table, html, md, csv, json/],
+    [[%w[--format xml], /unknown --format "xml"; accepted: table, html, md, csv, json, speedscope/],
      [%w[--format md --pivot endpoint], /--pivot applies to --format csv only/],
      [%w[--format csv --pivot setup], /unknown --pivot "setup"; accepted: endpoint, concurrency/]].each do |args, message|
       status, _, err = run_cli("report", dir, *args)

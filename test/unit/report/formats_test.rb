@@ -10,11 +10,11 @@ require_relative "run_fixture"
 # one file. Here one is registered the way such a file does it.
 class ReportFormatsTest < Minitest::Test
   def test_the_built_in_formats_register_themselves_in_order
-    assert_equal %w[table html md csv json], Rackbench::Report::Formats.names
+    assert_equal %w[table html md csv json speedscope], Rackbench::Report::Formats.names
     assert_equal "md", Rackbench::Report::Formats.fetch("markdown").name
     assert_equal [%i[why], %i[pivot]], %w[table csv].map { |n| Rackbench::Report::Formats.fetch(n).options }
     e = assert_raises(Rackbench::UsageError) { Rackbench::Report::Formats.fetch("mdx") }
-    assert_equal 'unknown --format "mdx" (did you mean "md"?); accepted: table, html, md, csv, json', e.message
+    assert_equal 'unknown --format "mdx" (did you mean "md"?); accepted: table, html, md, csv, json, speedscope', e.message
   end
 
   def test_a_new_format_is_one_registration

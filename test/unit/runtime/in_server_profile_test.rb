@@ -51,4 +51,27 @@ class InServerProfileTest < Minitest::Test
   ensure
     Object.send(:remove_const, :ActiveSupport) unless defined
   end
+
+  def burn(deadline)
+    x = 0
+    x += 1 while Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
+    x
+  end
+
+  def test_a_window_s_stacks_are_written_root_first_and_account_for_every_sample
+    dir = tmpdir
+    current = RackbenchProfile.start(dir, "stk")
+    refute_nil current
+    burn(Process.clock_gettime(Process::CLOCK_MONOTONIC) + 0.3)
+    RackbenchProfile.finish(current)
+    dump = Rackbench::Sampling::ProfileDump.parse(File.read(File.join(dir, "stk", "#{Process.pid}.prof")), root: dir)
+    assert_operator dump["samples"], :>, 10
+    assert_equal dump["samples"], dump["stacks"].sum(&:first), "every sample in one stack"
+    burn = dump["stack_frames"].index { |name, _| name == "InServerProfileTest#burn" }
+    refute_nil burn, dump["stack_frames"].inspect
+    burning = dump["stacks"].select { |_, path| path.include?(burn) }
+    assert_operator burning.sum(&:first), :>, dump["samples"] / 2
+    caller = burning.map { |_, path| dump["stack_frames"][path[path.index(burn) - 1]][0] }.uniq
+    assert_equal ["InServerProfileTest#test_a_window_s_stacks_are_written_root_first_and_account_for_every_sample"], caller
+  end
 end

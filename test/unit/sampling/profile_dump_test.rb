@@ -31,4 +31,18 @@ class ProfileDumpTest < Minitest::Test
     text = "pid=1 samples=3\n2\t2\tA#b\t#{ROOT}/a.rb\n1\t1\tA#b\t#{ROOT}/a.rb\n"
     assert_equal [["A#b", "a.rb", 3, 3]], Rackbench::Sampling::ProfileDump.parse(text, root: ROOT)["frames"]
   end
+
+  def test_stacks_are_kept_root_first_with_their_frames_named_as_frames_are
+    text = "pid=1 samples=9\n0\t9\tApp#call\t#{ROOT}/app.rb\n5\t5\tA#b\t#{ROOT}/a.rb\n" \
+           "3\t3\tA#b\t#{ROOT}/a.rb\n1\t1\t(garbage collection)\t\n" \
+           "s\t5\t0,1\ns\t3\t0,2\ns\t1\t3\ns\t2\t\ns\t4\t0,7\n"
+    dump = Rackbench::Sampling::ProfileDump.parse(text, root: ROOT)
+    assert_equal [["App#call", "app.rb"], ["A#b", "a.rb"], ["(garbage collection)", ""]], dump["stack_frames"]
+    assert_equal [[5, [0, 1]], [3, [0, 1]], [1, [2]], [2, []]], dump["stacks"], "a frame index past the frames: the stack dropped"
+    assert_equal [["A#b", "a.rb", 8, 8], ["(garbage collection)", "", 1, 1]], dump["frames"]
+  end
+
+  def test_a_dump_without_stacks_has_no_stack_keys
+    refute Rackbench::Sampling::ProfileDump.parse(TEXT, root: ROOT).key?("stacks")
+  end
 end
