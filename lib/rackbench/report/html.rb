@@ -11,6 +11,7 @@ require_relative "html/capacity"
 require_relative "html/capacity_answer"
 require_relative "html/tune_answer"
 require_relative "html/bottleneck"
+require_relative "html/flame_graphs"
 require_relative "../store/run_dir"
 require_relative "../version"
 require_relative "../error"
@@ -79,6 +80,7 @@ module Rackbench
         rows = capacity || capacity_rows(dataset.path)
         @capacity = Capacity.new(dataset, rows)
         @answer = @capacity_run ? CapacityAnswer.new(dataset, @capacity, rows) : Answer.new(dataset)
+        @flames = FlameGraphs.new(dataset)
         chart_data = ChartData.new(dataset)
         @chart_data = chart_data
         @bottleneck = Bottleneck.new(dataset, chart: chart_data.method(:chart), color: chart_data.method(:setup_color))
@@ -140,7 +142,7 @@ module Rackbench
         empty = @data.trials.empty? ? section("empty", "No trials", "<p>No trials are stored in this run directory yet.</p>") : nil
         return tune_body(empty).each(&part) if @tune
 
-        [header, empty, answer, *capacity_sections].each(&part)
+        [header, empty, answer, flames, *capacity_sections].each(&part)
         unless @capacity_run
           yield overview
           @data.endpoints.each_with_index { |e, i| yield endpoint_section(e, i) }
@@ -165,6 +167,11 @@ module Rackbench
 
         content = @answer.render
         content.empty? ? nil : section("answer", "Answer", content)
+      end
+
+      # run --profile: each decided pair's differential flame graph (FlameGraphs).
+      def flames
+        @capacity_run || !@flames.any? ? nil : streamed("flames", "Where the time went (run --profile)", @flames.method(:each_piece))
       end
 
       # A section whose content comes a piece at a time (pieces: a method

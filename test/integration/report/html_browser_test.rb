@@ -7,6 +7,7 @@ require "rackbench/report/formats"
 require "rackbench/store/run_dir"
 require_relative "headless_chromium"
 require_relative "../../unit/report/run_fixture"
+require_relative "../../unit/report/profile_stacks_fixture"
 
 # The HTML report as a person sees it: opened in headless Chromium from a file
 # (offline, CSP forbids any network), it must draw every chart with data and
@@ -56,6 +57,24 @@ class HtmlBrowserTest < Minitest::Test
     assert File.size?(png), "no screenshot; Chromium's log:\n#{result.log[-2000..]}"
     assert_equal "\x89PNG".b, File.binread(png, 4)
     assert_empty result.console
+  end
+
+  # run --profile: the differential flame graph is inline SVG; the page is
+  # still ready, quiet, and its hostile frame name is text.
+  def test_a_profiled_run_s_flame_graph_is_drawn_and_the_console_stays_quiet
+    page = report(Rackbench::ProfileStacksFixture.write_run(File.join(tmpdir, "run")))
+    result = browser.dump_dom(page)
+    body = result.stdout[/<body[^>]*>/]
+    refute_nil body, "Chromium printed no DOM; its log:\n#{result.log[-2000..]}"
+    assert_empty result.console, "console messages"
+    assert_match(/data-report="ready"/, body)
+    assert_equal %w[same same grew shrank], result.stdout.scan(/<g class="(\w+)"><title>/).flatten
+    refute_match(/<script>alert/, result.stdout)
+    FileUtils.mkdir_p(ARTIFACTS)
+    png = File.join(ARTIFACTS, "flame-report.png")
+    File.delete(png) if File.exist?(png)
+    shot = browser.screenshot(page, png, size: "1280,1100")
+    assert File.size?(png), "no screenshot; Chromium's log:\n#{shot.log[-2000..]}"
   end
 
   # A capacity run: only its p99-vs-level curves, each with every measured
