@@ -18,7 +18,9 @@
 #    Both spending functions the product has (Looks::SPENDINGS) are measured.
 # 2. Replay of real rounds: bench/data/decision_rounds.json holds the per-round
 #    req/s of two long runs made here (a CPU-bound pair and an A/A, 40 rounds
-#    each: see its "made" field). The full run's decision (one look, all the
+#    each: see its "made" field), and bench/data/replay_rounds.json those of
+#    other workloads (a sleep-bound pair, an allocation-heavy one, recorded
+#    by bench/record_rounds.rb, each saying beside what foreign load). The full run's decision (one look, all the
 #    rounds) stands as the truth; --decide is replayed through AdaptiveRounds
 #    on RUNS random orders of the rounds, and the decisions that contradict
 #    the truth are counted: equivalent against decided apart, a direction
@@ -47,6 +49,7 @@ RUNS = Integer(ARGV[0] || 1000)
 MARGIN = DecideFeed::MARGIN
 MAX_ROUNDS = 20
 DATA = File.expand_path("data/decision_rounds.json", __dir__)
+MORE = File.expand_path("data/replay_rounds.json", __dir__) # bench/record_rounds.rb: other workloads
 
 def round_trials(round, pair) = DecideFeed.round_trials(round, pair)
 def decision(trials, looks) = DecideFeed.decision(trials, looks)
@@ -125,8 +128,12 @@ end
 puts
 data = JSON.parse(File.read(DATA))
 puts "2. Replay of real rounds (#{data['made']}; #{RUNS} random orders each, --decide up to --max-rounds #{MAX_ROUNDS})"
+# More workloads (bench/record_rounds.rb writes them): each run says how it
+# was made, and beside what foreign load.
+more = File.exist?(MORE) ? JSON.parse(File.read(MORE))["runs"] : {}
+more.each { |name, run| puts "  #{name}: #{run['made']}" }
 replay_rng = Random.new(7)
-data["runs"].each do |name, run|
+data["runs"].merge(more).each do |name, run|
   rounds = run["rounds"]
   full, full_low, full_high = decision(rounds.each_with_index.flat_map { |r, i| round_trials(i + 1, r) }, Rackbench::Stats::Looks.fixed)
   contradicts = lambda do |o, low, high|
