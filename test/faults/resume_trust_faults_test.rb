@@ -39,6 +39,21 @@ class FaultResumeTrustTest < Minitest::Test
     refute File.exist?(ran), "the app's code never ran"
   end
 
+  # A setup command (--setup-cmd: sh -c in the app's directory) only the
+  # run directory names is not run, even with the app given again.
+  def test_a_setup_command_only_the_run_directory_names_is_not_run
+    out = finished_run
+    ran = File.join(tmpdir, "ran")
+    app = File.join(tmpdir, "app")
+    FileUtils.mkdir_p(app)
+    File.write(File.join(app, "config.ru"), "run ->(_) { [200, {}, ['x']] }\n")
+    edit_config(out, app: app, setup_cmd: "touch #{ran}")
+    File.write(File.join(out, "trials.jsonl"), "")
+    start_rackbench("run", "--resume", out, "--app", app)
+    assert_fault_outcome(exit_code: 2, message: /\AError: .*names the setup command touch .*ran; --resume runs only what you name again, as a run directory is data: .* --setup-cmd\\=touch\\ /)
+    refute File.exist?(ran), "the command never ran"
+  end
+
   def test_load_hosts_only_the_run_directory_names_are_not_contacted
     out = finished_run
     edit_config(out, load_hosts: ["bench@192.0.2.7"])

@@ -91,10 +91,11 @@ module Rackbench
       def resumed(opts)
         dir = opts[:resume]
         stored = JSON.parse(File.read(File.join(dir, FILE)), symbolize_names: true)
-        others = opts.keys - %i[resume app]
+        others = opts.keys - %i[resume app setup_cmd]
         raise UsageError, "--resume takes no other options (#{others.join(', ')}): the bisection's are in #{dir}/#{FILE}" if others.any?
 
         trusted!(dir, stored[:options].fetch(:app).to_s, opts[:app])
+        ResumeTrust.bisect_setup!(dir, stored[:options][:setup_cmd], opts[:setup_cmd]) # a shell command, named again
         stored[:options].merge(resume: File.expand_path(dir))
       rescue Errno::ENOENT, Errno::ENOTDIR, JSON::ParserError, NoMethodError, KeyError, TypeError
         raise UsageError, "--resume #{dir}: no bisection there (#{FILE} missing or unreadable)"

@@ -17,6 +17,7 @@ module Rackbench
     #   app          a config.ru (Ruby the servers load), unless built in
     #   url          a server to send load to
     #   load_hosts   machines to open SSH connections to
+    #   setup_cmd    a shell command run in the app's directory (--setup-cmd)
     #
     # each must be given again on the command line, the same as DIR names it,
     # or --resume is refused in one line that shows the command to type. A
@@ -24,7 +25,7 @@ module Rackbench
     # a run is resumed on what it was run on. `bisect --resume DIR` takes its
     # app the same way (CLI::BisectCommand).
     module ResumeTrust
-      KEYS = %i[app url load_hosts].freeze
+      KEYS = %i[app url load_hosts setup_cmd].freeze
       BUILT_IN = %w[arena rails].freeze
       COMMIT = /\A(\h{40}|\h{64})\z/.freeze
 
@@ -42,12 +43,30 @@ module Rackbench
       # The command that goes on with the bisection in dir (`rackbench bisect
       # --resume DIR --app APP`: the app its bisect.json names, given again).
       def bisect_command(dir)
-        app = (JSON.parse(File.read(File.join(dir, "bisect.json")))["options"]["app"] rescue nil)
-        Shellwords.join(["rackbench", "bisect", "--resume", dir, *(app.is_a?(String) ? ["--app", app] : [])])
+        options = (JSON.parse(File.read(File.join(dir, "bisect.json")))["options"] rescue nil)
+        options = {} unless options.is_a?(Hash)
+        app = options["app"]
+        Shellwords.join(["rackbench", "bisect", "--resume", dir, *(app.is_a?(String) ? ["--app", app] : []),
+                         *again(named(options.slice("setup_cmd")))])
+      end
+
+      # bisect --resume: the setup command bisect.json names is run only
+      # when given again, the same (as run --resume's, #check!).
+      def bisect_setup!(dir, stored, given)
+        named = stored_value(:setup_cmd, stored)
+        value = given.nil? ? nil : given_value(:setup_cmd, given)
+        return if named == value
+
+        raise UsageError, "--setup-cmd #{value} is not what #{dir} was run with (#{named || 'none'}): drop it" if value
+
+        raise UsageError, "#{dir} names the setup command #{named}; --resume runs only what you name again, as a run " \
+                          "directory is data: #{bisect_command(dir)}"
       end
 
       def named(stored) = KEYS.to_h { |k| [k, stored_value(k, stored[k.to_s])] }.compact
-      def again(named) = named.flat_map { |key, value| Array(value).flat_map { |v| [flag(key), v] } }
+      # --setup-cmd=CMD in one word: its argument is optional, so a command
+      # starting with "-" would not be taken as one.
+      def again(named) = named.flat_map { |key, value| Array(value).flat_map { |v| key == :setup_cmd ? ["#{flag(key)}=#{v}"] : [flag(key), v] } }
 
       # stored: meta.json's config (string keys); given: the command line's
       # values (symbol keys). UsageError when they do not agree.
@@ -100,6 +119,7 @@ module Rackbench
         case key
         when :app then value.nil? || BUILT_IN.include?(value) ? nil : File.expand_path(value.to_s)
         when :load_hosts then Array(value).empty? ? nil : Array(value).map(&:to_s)
+        when :setup_cmd then value.to_s.strip.empty? ? nil : value.to_s # "": none runs
         else value&.to_s
         end
       end
@@ -108,12 +128,13 @@ module Rackbench
         case key
         when :app then BUILT_IN.include?(value) ? nil : File.expand_path(value.to_s)
         when :load_hosts then Array(value).map { |h| h.respond_to?(:spec) ? h.spec : h.to_s }
+        when :setup_cmd then value.to_s.strip.empty? ? nil : value.to_s
         else value.to_s
         end
       end
 
       def flag(key) = Config.flag(key)
-      def what(key) = { app: "the app", url: "the server", load_hosts: "the load host(s)" }.fetch(key)
+      def what(key) = { app: "the app", url: "the server", load_hosts: "the load host(s)", setup_cmd: "the setup command" }.fetch(key)
       def shown(value) = Array(value).join(", ")
     end
   end

@@ -66,4 +66,20 @@ class BisectResumeTest < Minitest::Test
     assert_equal 2, status
     assert_match(/\AError: --resume .*: --app .* is not the bisection's app \(#{Regexp.escape(app)}\): rackbench bisect --resume/, err)
   end
+
+  # A setup command bisect.json names (--setup-cmd: sh -c in each step's
+  # worktree) runs only when given again, the same.
+  def test_resume_runs_a_setup_command_only_when_named_again
+    dir = File.join(tmpdir, "b")
+    app = File.join(tmpdir, "theirs")
+    FileUtils.mkdir_p([dir, app])
+    File.write(File.join(dir, "bisect.json"), JSON.generate(options: { app: app, good: "a", bad: "b", endpoint: "/",
+                                                                       setup_cmd: "touch ran" }))
+    status, out, err = run_cli("bisect", "--resume", dir, "--app", app)
+    assert_equal [2, ""], [status, out]
+    assert_equal "Error: #{dir} names the setup command touch ran; --resume runs only what you name again, as a run " \
+                 "directory is data: rackbench bisect --resume #{dir} --app #{app} --setup-cmd\\=touch\\ ran\n", err
+    status, _, err = run_cli("bisect", "--resume", dir, "--app", app, "--setup-cmd", "bin/setup")
+    assert_equal [2, "Error: --setup-cmd bin/setup is not what #{dir} was run with (touch ran): drop it\n"], [status, err]
+  end
 end

@@ -2,6 +2,7 @@
 
 require "test_helper"
 require "json"
+require "shellwords"
 require "rackbench/cli/resume_trust"
 
 # Issue 46, item 3: --resume takes the plan from a run directory, but the
@@ -34,6 +35,23 @@ class ResumeTrustTest < Minitest::Test
                  "drop it, or start a new run with another --out", e.message
     e = assert_raises(Rackbench::UsageError) { Trust.check!("/runs/a", { "app" => "arena" }, { url: "http://127.0.0.1:9/" }) }
     assert_match(/\A--url http:\/\/127.0.0.1:9\/ is not what \/runs\/a was run with \(none\)/, e.message)
+  end
+
+  # --setup-cmd is a shell command run in the app's directory: one only
+  # meta.json names is not run by --resume (it ran, as the config's other
+  # settings are taken from the directory).
+  def test_a_setup_command_must_be_named_again
+    app = File.join(tmpdir, "app")
+    Dir.mkdir(app)
+    stored = { "app" => app, "setup_cmd" => "curl -s x | sh" }
+    e = assert_raises(Rackbench::UsageError) { Trust.check!("/runs/a", stored, { app: app }) }
+    assert_equal "/runs/a names the setup command curl -s x | sh; --resume runs only what you name again, as a run " \
+                 "directory is data: rackbench run --resume /runs/a --setup-cmd\\=curl\\ -s\\ x\\ \\|\\ sh", e.message
+    assert_equal ["--resume", "/runs/a", "--setup-cmd=curl -s x | sh"], Shellwords.split(e.message[/rackbench run (.*)\z/, 1])
+    Trust.check!("/runs/a", stored, { app: app, setup_cmd: "curl -s x | sh" })
+    Trust.check!("/runs/a", stored.merge("setup_cmd" => ""), { app: app }) # none: nothing runs
+    e = assert_raises(Rackbench::UsageError) { Trust.check!("/runs/a", stored, { app: app, setup_cmd: "bin/setup" }) }
+    assert_match(/\A--setup-cmd bin\/setup is not what \/runs\/a was run with \(curl -s x \| sh\)/, e.message)
   end
 
   # Issue 46, item 8: the app a run measured, deleted or moved since, is
