@@ -11,6 +11,7 @@ require_relative "quiet_notes"
 require_relative "protocol_note"
 require_relative "validity_notes"
 require_relative "verdict_grid"
+require_relative "spool"
 require_relative "../stats/verdict"
 
 module Rackbench
@@ -43,9 +44,11 @@ module Rackbench
         io.write(WarmupCurve.markdown(@data.trials, escape: method(:esc)), failures, "\n#{method_note}\n")
       end
 
+      SPECIAL = /[\\`*_{}\[\]<>|#!~]/
+
       # Escapes what Markdown or the HTML GitHub allows in it would interpret.
       def self.escape(text)
-        text.to_s.gsub(/[\\`*_{}\[\]<>|#!~]/) { |c| "\\#{c}" }.gsub(/\r?\n/, " ")
+        text.to_s.gsub(SPECIAL, "\\\\\\0").gsub(/\r?\n/, " ") # "\\" then the character
       end
 
       private
@@ -93,47 +96,36 @@ module Rackbench
       end
 
       # What limited each cell: the labels as a table per endpoint, then
-      # every reason (Stats::Verdict's numbers) folded under them, each
-      # written as made: the reasons in a second pass over the cells (a huge
-      # run's 100,000 reasons are never held at once).
+      # every reason (Stats::Verdict's numbers) folded under them. Each
+      # cell's verdict is made once, for its label and its reason lines
+      # both: the reasons, due after every table, are kept aside until then
+      # (Spool: a huge run's 100,000 reasons are never held in memory).
       def verdicts(io)
         return if @data.cells.cells.empty?
 
         io.write("\n**What limited each cell** (Stats::Verdict)\n\n")
-        @data.endpoints.each_with_index do |endpoint, i|
-          io.write("\n\n") if i.positive?
-          io.write(verdict_table(endpoint))
-        end
-        io.write("\n\n<details><summary>Why: each cell's reasons</summary>\n\n")
-        first = true
-        each_reason do |line|
-          io.write(first ? line : "\n#{line}")
-          first = false
-        end
-        io.write("\n\n</details>\n")
-      end
-
-      # Every cell's reason lines, in the tables' order.
-      def each_reason(&line)
-        @data.endpoints.each do |endpoint|
-          levels = @data.cells.levels(endpoint)
-          @data.cells.setups(endpoint).each do |setup|
-            levels.each do |level|
-              cell = @data.cells[endpoint, setup, level] or next
-              v = Stats::Verdict.for_cell(cell.trials)
-              yield "- #{esc(ValidityNotes.name(@data.cells, cell))}: **#{esc(v.label)}**: #{esc(v.reason)}"
-              trust(cell, v).each(&line)
-            end
+        Spool.open do |reasons|
+          @data.endpoints.each_with_index do |endpoint, i|
+            io.write("\n\n") if i.positive?
+            io.write(verdict_table(endpoint, reasons))
           end
+          io.write("\n\n<details><summary>Why: each cell's reasons</summary>\n\n")
+          reasons.copy_to(io) # each line ends in "\n": the last one's is the blank line's
         end
+        io.write("\n</details>\n")
       end
 
-      def verdict_table(endpoint)
+      # The endpoint's table of labels; each cell's reason lines into
+      # reasons (a Spool) as its verdict is made, in the tables' order.
+      def verdict_table(endpoint, reasons)
         levels = @data.cells.levels(endpoint)
         rows = @data.cells.setups(endpoint).map do |setup|
           labels = levels.map do |level|
             cell = @data.cells[endpoint, setup, level] or next "–"
-            esc(VerdictGrid.short(Stats::Verdict.for_cell(cell.trials).label))
+            v = Stats::Verdict.for_cell(cell.trials)
+            reasons.write("- #{esc(ValidityNotes.name(@data.cells, cell))}: **#{esc(v.label)}**: #{esc(v.reason)}\n")
+            trust(cell, v).each { |line| reasons.write(line, "\n") }
+            esc(VerdictGrid.short(v.label))
           end
           "| #{esc(setup)} | #{labels.join(' | ')} |"
         end
@@ -194,7 +186,7 @@ module Rackbench
         text << " ±#{format('%.0f', rps.cv * 100)}%" if rps.cv
         text << " · #{NumberFormat.ms(cell.latency('mean').median)} / #{NumberFormat.ms(cell.latency('p99').median)}"
         text << " ⚠ #{NumberFormat.count(cell.errors, 'error')}" if cell.errors.positive?
-        text << esc(ValidityNotes.flag(cell)) << esc(QuietNotes.flag(cell.trials))
+        text << esc(ValidityNotes.flag(cell)) << esc(QuietNotes.flag(cell.records)) # fields read, trials not decoded
         text
       end
 
