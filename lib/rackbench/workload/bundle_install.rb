@@ -85,10 +85,23 @@ module Rackbench
 
       def missing_gems?(problem) = problem.include?("gems that are not installed") || problem.include?("finds gems not installed")
 
-      # Bundler's last line that says why, shortened.
+      SAID = 300 # characters of Bundler's reason kept
+
+      # Bundler's last sentence, which says why, on one line, shortened.
+      # Bundler wraps it at 80 columns ("Could not find nokogiri-1.15.4,
+      # ...\n...in cached gems or\ninstalled locally"), right after its
+      # "Using ..." lines: the last line and the ones it continues (each
+      # line that starts in lower case or with a digit continues the one
+      # before it).
       def said(output)
-        line = output.lines.map(&:strip).reverse.find { |l| !l.empty? } || "no output"
-        line.size > 160 ? "#{line[0, 157]}..." : line
+        lines = output.lines.map(&:strip)
+        lines.pop while lines.last&.empty?
+        return "no output" if lines.empty?
+
+        sentence = [lines.pop]
+        sentence.unshift(lines.pop) while sentence.first.match?(/\A[[:lower:][:digit:]]/) && !lines.last.to_s.empty?
+        line = sentence.join(" ")
+        line.size > SAID ? "#{line[0, SAID - 3]}..." : line
       end
     end
   end
