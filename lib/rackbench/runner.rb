@@ -178,10 +178,7 @@ module Rackbench
       bundle = Workload::BundleInstall.local(app, fetch: @config[:fetch_gems])
       raise UsageError, "#{who}: #{bundle.problem}" if bundle.problem
 
-      if bundle.installed
-        @listener.note("#{who}: the gems its Gemfile.lock names were installed from #{bundle.source} " \
-                       "(#{bundle.command}, #{bundle.seconds.round} s)")
-      end
+      installed(ref, who, bundle) if bundle.installed
       setup.call(app, File.join(@store.logs_dir, "refs", ref.dir_name), who: who, ref: ref)
 
       problem = @config[:profile] && Workload::ProfileCheck.problem(app)
@@ -189,6 +186,18 @@ module Rackbench
 
       probe = @config[:probe].nil? ? Config::PROBE_DEFAULT : @config[:probe]
       probe ? Workload::ProbeWrapper.write(app, File.join(@store.logs_dir, "refs", ref.dir_name)) : app
+    end
+
+    # Said in a note, and kept in meta.json's "bundle_installs" (a --quiet
+    # run, a bisection's step: the user's BUNDLE_PATH changed, maybe from the
+    # network, and the run directory says so).
+    def installed(ref, who, bundle)
+      meta = @store.meta
+      (meta["bundle_installs"] ||= []) << { "ref" => ref.label, "sha" => ref.sha, "source" => bundle.source,
+                                            "command" => bundle.command, "seconds" => bundle.seconds.round(1) }
+      @store.write_meta(meta)
+      @listener.note("#{who}: the gems its Gemfile.lock names were installed from #{bundle.source} " \
+                     "(#{bundle.command}, #{bundle.seconds.round} s)")
     end
 
     def setup = (@setup ||= AppSetup.new(config: @config, store: @store, listener: @listener))

@@ -157,6 +157,7 @@ module Rackbench
         journal(dir).append([step.to_h]) if measured && step.why.to_s !~ /measured before/
         figures = step.ratio ? format(" B/A %.3f (CI %.3f-%.3f, %d rounds)", step.ratio, step.ci_low, step.ci_high, step.rounds) : ""
         @err.puts "  #{step.short} #{step.verdict}#{figures}#{step.why ? ": #{step.why}" : ''}"
+        Array(step.installs).each { |line| @err.puts "    #{line}" } if measured
       end
     end
   end

@@ -71,6 +71,7 @@ module Rackbench
         return skipped(base, text) unless status.is_a?(Integer) && File.directory?(out)
 
         store = Store::RunDir.open(out)
+        base[:installs] = installs(store.meta)
         looks = Stats::Looks.for_config(store.meta["config"])
         labels = [@good.short, commit.short]
         gate = Stats::RefGate.new(store.trials, [[labels.first, labels]], margin: @margin, looks: looks)
@@ -84,6 +85,15 @@ module Rackbench
         Search::Bisect::Step.new(**base, verdict: :undecided, why: "no decision: fewer than #{Stats::Looks::FIRST} rounds " \
                                                                    "of both, or a cell not valid (too short for its latency: " \
                                                                    "a longer -d); see #{out}.log")
+      end
+
+      # "gems for e21550f's Gemfile.lock installed from the Gemfile's sources
+      # (bundle install --local, then bundle install, 38 s)" per ref, or nil.
+      def installs(meta)
+        lines = Array(meta["bundle_installs"]).map do |i|
+          "gems for #{i['sha'].to_s[0, 7]}'s Gemfile.lock installed from #{i['source']} (#{i['command']}, #{i['seconds'].to_f.round} s)"
+        end
+        lines.empty? ? nil : lines
       end
 
       def step(base, decision)
