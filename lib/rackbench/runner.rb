@@ -172,7 +172,8 @@ module Rackbench
     end
 
     def ref_app(base, root, ref)
-      app = Workload::App.new(config_ru: File.join(root, base.config_ru.delete_prefix("#{base.root}/")))
+      app = Workload::App.new(config_ru: File.join(root, base.config_ru.delete_prefix("#{base.root}/")),
+                              checkout: Workload::App::Checkout.new(short: ref.short, root: base.root))
       who = "--ref #{ref.name} (#{ref.short})"
       # Gems its lock names that are not installed: from this machine's gems first (Workload::BundleInstall).
       bundle = Workload::BundleInstall.local(app, fetch: @config[:fetch_gems])

@@ -19,7 +19,11 @@ module Rackbench
       LEAKY = /\A(BUNDLE_|BUNDLER_|RUBYOPT\z|RUBYLIB\z|GEM_HOME\z|GEM_PATH\z)/.freeze
       RAILS_APP = File.join(APPS_DIR, "rails")
 
-      attr_reader :config_ru, :root, :gemfile
+      # A commit of the user's app checked out by rackbench (run --ref, a
+      # bisection's step): its short sha and the user's own app directory.
+      Checkout = Struct.new(:short, :root, keyword_init: true)
+
+      attr_reader :config_ru, :root, :gemfile, :checkout
 
       def self.arena
         new(config_ru: Arena::CONFIG_RU, arena: true)
@@ -63,8 +67,10 @@ module Rackbench
       # root: the app's directory, where its server runs (default: the
       # config.ru's); probed_from: the user's own config.ru when config_ru
       # is the --probe wrapper (ProbeWrapper) in front of it.
-      def initialize(config_ru:, arena: false, root: nil, probed_from: nil)
+      # checkout: a Checkout when this is rackbench's worktree of a commit.
+      def initialize(config_ru:, arena: false, root: nil, probed_from: nil, checkout: nil)
         @config_ru = config_ru
+        @checkout = checkout
         @root = root || File.dirname(config_ru)
         @arena = arena
         @probed_from = probed_from
@@ -83,7 +89,7 @@ module Rackbench
 
       # The same app loaded through wrapper, a config.ru elsewhere, still run in this app's directory.
       def probed_by(wrapper)
-        self.class.new(config_ru: wrapper, arena: @arena, root: @root, probed_from: @config_ru)
+        self.class.new(config_ru: wrapper, arena: @arena, root: @root, probed_from: @config_ru, checkout: @checkout)
       end
 
       def bundled?

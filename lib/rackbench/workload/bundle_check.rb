@@ -45,7 +45,7 @@ module Rackbench
         said = out.lines.map(&:strip).find { |l| !l.empty? && !l.start_with?("Install missing gems") } || "no output"
         # Bundler's own advice decides ours: a Ruby version or a Gemfile
         # that does not parse needs a fix, not `bundle install`.
-        fix = out.include?("bundle install") ? "run `bundle install` in #{app.root}" : "fix it, then check with `bundle check` there"
+        fix = out.include?("bundle install") ? install_in(app) : "fix it, then check with `bundle check` there"
         "your app's bundle cannot load here (`bundle check` in #{app.root} says: #{said.sub(/\A\[!\]\s*/, '')}): #{fix}"
       end
 
@@ -59,7 +59,18 @@ module Rackbench
       end
 
       def stale(app, missing)
-        "your app's Gemfile.lock names gems that are not installed (#{named(missing)}): run `bundle install` in #{app.root}"
+        "your app's Gemfile.lock names gems that are not installed (#{named(missing)}): #{install_in(app)}"
+      end
+
+      # Where the user runs `bundle install`: the app's directory; for
+      # rackbench's worktree of a commit (removed when the run ends), a
+      # checkout of that commit in the user's own app directory.
+      def install_in(app)
+        checkout = app.respond_to?(:checkout) && app.checkout
+        return "run `bundle install` in #{app.root}" unless checkout
+
+        "install them as for any checkout of #{checkout.short} (`git checkout #{checkout.short} && bundle install` in " \
+          "#{checkout.root}, then back: rackbench's worktree of it is removed when the run ends)"
       end
 
       # The lock was written by a newer Bundler that is not installed here:
