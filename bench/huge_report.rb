@@ -64,7 +64,9 @@ end
 LIB = File.expand_path(option("--lib") || File.join(__dir__, "../lib"))
 BEFORE = option("--before")&.then { |d| File.expand_path(d) }
 cells = Integer(ARGV.first =~ /\A\d+\z/ ? ARGV.shift : 100_000)
-formats = ARGV.empty? ? Rackbench::Report::Formats.names : ARGV
+# Every format that renders the cells (speedscope renders run --profile's
+# stacks, which this synthetic run has none of).
+formats = ARGV.empty? ? Rackbench::Report::Formats.names - ["speedscope"] : ARGV
 LIMIT_S = size ? nil : 60
 LIMIT_MB = size ? 1024 : 500
 
