@@ -17,12 +17,7 @@ class FaultGitWorktreeTest < Minitest::Test
   include Rackbench::GitRepo
 
   def setup
-    @repo = File.join(File.realpath(tmpdir), "app")
-    FileUtils.mkdir_p(@repo)
-    File.write(File.join(@repo, "config.ru"), APP)
-    git("init", "-q", "-b", "main", ".")
-    git("add", ".")
-    git("commit", "-qm", "base")
+    app_repo(File.join(File.realpath(tmpdir), "app"), APP)
     File.write(File.join(@repo, "README"), "a second commit\n")
     git("add", "README")
     git("commit", "-qm", "readme")

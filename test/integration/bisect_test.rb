@@ -18,12 +18,7 @@ class BisectIntegrationTest < Minitest::Test
   include Rackbench::GitRepo
 
   def test_the_commit_that_made_work_slower_is_named
-    @repo = File.join(tmpdir, "app")
-    FileUtils.mkdir_p(@repo)
-    File.write(File.join(@repo, "config.ru"), APP)
-    git("init", "-q", "-b", "main", ".")
-    git("add", ".")
-    git("commit", "-qm", "base")
+    app_repo(File.join(tmpdir, "app"), APP)
     git("commit", "-q", "--allow-empty", "-m", "nothing yet")
     File.write(File.join(@repo, "config.ru"), APP.sub("WORK = 20_000", "WORK = 100_000"))
     git("commit", "-qam", "five times the work")

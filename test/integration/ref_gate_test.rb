@@ -17,12 +17,7 @@ class RefGateIntegrationTest < Minitest::Test
   include Rackbench::GitRepo
 
   def test_a_twice_slower_commit_fails_the_gate_and_the_repository_is_untouched
-    @repo = File.join(tmpdir, "app")
-    FileUtils.mkdir_p(@repo)
-    File.write(File.join(@repo, "config.ru"), APP)
-    git("init", "-q", "-b", "main", ".")
-    git("add", ".")
-    git("commit", "-qm", "base")
+    app_repo(File.join(tmpdir, "app"), APP)
     File.write(File.join(@repo, "config.ru"), APP.sub("WORK = 20_000", "WORK = 40_000"))
     git("commit", "-qam", "twice the work per request")
     base = git("rev-parse", "--short=7", "main~1")

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "fileutils"
 require "open3"
 
 module Rackbench
@@ -11,6 +12,26 @@ module Rackbench
       out, status = Open3.capture2e("git", "-c", "user.email=t@t", "-c", "user.name=t", *args, chdir: dir)
       assert status.success?, "git #{args.join(' ')}: #{out}"
       out.strip
+    end
+
+    # A new repository at dir (made, and @repo) on branch main whose first
+    # commit, message, holds config.ru: an app as a user keeps it.
+    def app_repo(dir, config_ru, message: "base")
+      @repo = dir
+      FileUtils.mkdir_p(@repo)
+      File.write(File.join(@repo, "config.ru"), config_ru)
+      git("init", "-q", "-b", "main", ".")
+      git("add", ".")
+      git("commit", "-qm", message)
+      @repo
+    end
+
+    # The pid of a process that has exited and been reaped (a marker's
+    # owner that is gone).
+    def dead_pid
+      pid = Process.spawn("true")
+      Process.wait(pid)
+      pid
     end
   end
 end

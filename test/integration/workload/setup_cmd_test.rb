@@ -20,12 +20,7 @@ class SetupCmdIntegrationTest < Minitest::Test
   LOAD = ["-s", "puma x1:1", "-e", "/", "-c", "1", "-d", "1", "--warmup", "0", "-r", "1"].freeze
 
   def setup
-    @repo = File.join(tmpdir, "app")
-    FileUtils.mkdir_p(@repo)
-    File.write(File.join(@repo, "config.ru"), APP)
-    git("init", "-q", "-b", "main", ".")
-    git("add", ".")
-    git("commit", "-qm", "one")
+    app_repo(File.join(tmpdir, "app"), APP, message: "one")
     File.write(File.join(@repo, "config.ru"), "#{APP}# two\n")
     git("commit", "-qam", "two")
     @dir = File.join(tmpdir, "run")

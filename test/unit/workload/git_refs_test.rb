@@ -233,10 +233,4 @@ class GitRefsTest < Minitest::Test
       assert_equal "db", File.read(File.join(root, "db", "production.sqlite3"))
     end
   end
-
-  def dead_pid
-    pid = Process.spawn("true")
-    Process.wait(pid)
-    pid
-  end
 end

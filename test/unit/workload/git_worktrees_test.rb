@@ -20,12 +20,6 @@ class GitWorktreesTest < Minitest::Test
     git("commit", "-q", "--allow-empty", "-m", "base")
   end
 
-  def dead_pid
-    pid = Process.spawn("true")
-    Process.wait(pid)
-    pid
-  end
-
   # A commit id that looks like an option (a hand-edited run's) reaches
   # git as a commit, never as an option of git worktree add.
   def test_a_commit_id_is_never_read_as_an_option
