@@ -2,6 +2,7 @@
 
 require_relative "plan/config"
 require_relative "plan/request_path"
+require_relative "plan/scenario"
 require_relative "workload/git_refs"
 
 module Rackbench

@@ -15,11 +15,13 @@ module RuleCase
     labels.map { |label| Rackbench::Setup.parse(label) }
   end
 
-  # The settings after the rule passed them (a rule may settle a value).
+  # The settings after the rule passed them (a rule may settle a value: it
+  # returns it, nil otherwise; the settings it reads are frozen).
   def passes(**over)
     cfg = settings(**over)
-    rule.check(cfg)
-    cfg
+    settled = rule.check(cfg.dup.freeze)
+    assert(settled.nil? || settled.is_a?(Hash), "#{rule} returned #{settled.inspect}: a rule returns nil or what it settles")
+    Rackbench::Config.apply(rule, cfg)
   end
 
   # The rule's message for settings it refuses.

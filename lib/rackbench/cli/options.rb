@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../plan/config"
+require_relative "../plan/flags"
 require_relative "../plan/setup"
 require_relative "../server"
 require_relative "../load"
@@ -14,29 +15,26 @@ require_relative "../report/formats"
 module Rackbench
   module CLI
     # Every option of the measuring commands (run, capacity, tune), declared
-    # once: its flags, its help and its default. A command picks the options
-    # it uses (Options.define); --help appends each default from the
-    # declaration, so the text cannot drift from the value (dry-cli's banner
-    # does the same).
-    #
-    #   key      where the value goes in the command's options hash (a
-    #            Config::DEFAULTS key for what Config validates)
-    #   help     a line, or lines (the first takes the default), or a Proc
-    #            giving them when the help is made (the formats registered then)
-    #   default  :config: Config::DEFAULTS[key] (Config applies it; help shows
-    #            it); a String: the default as a user would type it, parsed
-    #            like a typed value; nil: none
-    #   rule     a default that is a rule rather than a value (help only)
-    #   parse    the typed text -> the stored value (Config validates the rest)
-    #   many     repeatable: values are collected in order
+    # once: its flags, its help and its default (Config::Flags says what each
+    # field is; a rule file may declare its own setting's flag there). A
+    # command picks the options it uses (Options.define); --help appends each
+    # default from the declaration, so the text cannot drift from the value
+    # (dry-cli's banner does the same).
     module Options
-      Option = Struct.new(:key, :flags, :help, :default, :rule, :parse, :many, keyword_init: true)
-      DECLARED = {}
-      TEXT = ->(v) { v }
+      Option = Config::Flags::Option
+      DECLARED = Config::Flags::DECLARED
+      TEXT = Config::Flags::TEXT
 
-      def self.declare(key, *flags, help, default: nil, rule: nil, many: false, parse: TEXT)
-        DECLARED[key] = Option.new(key: key, flags: flags, help: help, default: default, rule: rule, parse: parse,
-                                   many: many)
+      def self.declare(key, *flags, help, **more)
+        Config::Flags.declare(key, *flags, help, **more)
+      end
+
+      # run's options: --suite and --quick, every declared flag whose key is
+      # a setting (Config::DEFAULTS), these first, then those rule files
+      # declared, and --resume.
+      def self.run_keys
+        settings = DECLARED.values.select { |o| Config::DEFAULTS.key?(o.key) }
+        %i[suite quick] + settings.reject(&:owner).map(&:key) + settings.select(&:owner).map(&:key) + %i[resume]
       end
 
       # --time-budget is two options under one flag and one parser: run
@@ -57,14 +55,6 @@ module Rackbench
       declare :refs, "--ref REF", "with --app in a git repository: a commit of the app to compare (repeatable, 2 or more: " \
                                   "--ref main --ref HEAD), each checked out into the run directory; labels main@1a2b3c4",
               many: true
-      # The app's setup and a ref's gems (run, bisect, gate: StepOptions takes these two declarations).
-      declare :setup_cmd, "--[no-]setup-cmd [CMD]", "a shell command run (sh -c, in the app's bundle) in each commit's worktree " \
-                                                    "before any boot (run without --ref: once, in --app's directory); one " \
-                                                    "that fails refuses the commit; --no-setup-cmd: none",
-              rule: "for a commit of a Rails app with config/database.yml, bin/rails db:prepare",
-              parse: ->(v) { v == false ? "" : v || raise(UsageError, "--setup-cmd needs a command, e.g. --setup-cmd 'bin/setup'") }
-      declare :fetch_gems, "--fetch-gems", "with --ref: gems a commit's lock names that are not on this machine are installed " \
-                                           "by `bundle install` from the Gemfile's sources (the network)", parse: ->(_) { true }
       # The gate (Stats::Gate): run --ref's and compare's, one option.
       declare :fail_if_slower, "--fail-if-slower PERCENT",
               ["exit 1 when some cell's req/s is decided slower by more than PERCENT (0: the --margin): in",

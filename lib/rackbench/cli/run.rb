@@ -135,10 +135,7 @@ module Rackbench
         execute(Plan.new(config), checked_engine(config[:engine], config), store)
       end
 
-      OPTIONS = %i[suite quick setups refs setup_cmd fetch_gems fail_if_slower scenario endpoints concurrency rate connections expected_latency duration warmup
-                   warmup_window warmup_tolerance warmup_max cooldown repeat per_boot seed margin decide max_rounds decide_time engine threads cpus aslr boot
-                   timeout boot_timeout stop_timeout expect_status port app url pid out upstream_delay upstream_bytes health_path
-                   health_timeout load_hosts ssh_key ssh_known_hosts bind tls verify probe profile resume quiet].freeze
+      OPTIONS = Options.run_keys.freeze # every setting's flag (CLI::Options.run_keys)
 
       def options(argv)
         parse_declared(argv, self.class.banner, OPTIONS)

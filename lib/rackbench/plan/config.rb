@@ -9,22 +9,9 @@ require_relative "../server"
 require_relative "../stats/decision"
 require_relative "values"
 require_relative "settings"
-require_relative "rules/warmup"
-require_relative "rules/per_boot"
-require_relative "rules/loop"
-require_relative "rules/duplicate_setups"
-require_relative "rules/decide"
-require_relative "rules/refs"
-require_relative "rules/setup_cmd"
-require_relative "rules/scenario_engine"
-require_relative "rules/url"
-require_relative "rules/probe"
-require_relative "rules/profile"
-require_relative "rules/protocol"
-require_relative "rules/https"
-require_relative "rules/aslr"
-require_relative "rules/boot"
-require_relative "rules/arena"
+require_relative "rules/per_boot" # PILOT_ROUNDS below
+# Every file of rules/ is a rule of RULES (a new rule is a new file there).
+Dir[File.join(__dir__, "rules", "*.rb")].sort.each { |rule| require rule }
 
 module Rackbench
   # Run configuration: one frozen DEFAULTS hash, layered as
@@ -135,13 +122,17 @@ module Rackbench
     PILOT_ROUNDS = Rules::PerBoot::PILOT_ROUNDS
     PILOT_TAKES = Rules::PerBoot::PILOT_TAKES
 
-    # The cross-field rules, run in this order once every value is parsed:
-    # each answers check(cfg), raising a UsageError that names the flags
-    # and what to do, and may settle a value it owns (the open-loop engine,
-    # --url's endpoint). Earlier rules' settlements are what later ones read.
-    RULES = [Rules::Warmup, Rules::PerBoot, Rules::Loop, Rules::DuplicateSetups, Rules::Decide, Rules::Refs, Rules::SetupCmd,
-             Rules::ScenarioEngine, Rules::Url, Rules::Probe, Rules::Profile, Rules::Protocol, Rules::Https, Rules::Aslr, Rules::Boot,
-             Rules::Arena, Load::Remote::Settings].freeze
+    # The cross-field rules: every module of Rules (one file each in
+    # rules/, required above) and the load hosts' Load::Remote::Settings,
+    # run by their ORDER once every value is parsed. Each answers
+    # check(cfg) on a frozen cfg: it raises a UsageError that names the
+    # flags and what to do, or returns nil, or returns the values it
+    # settles as a Hash (the open-loop engine, --url's endpoint), which the
+    # builder merges before the next rule reads them. A rule that settles
+    # a value has a smaller ORDER than the rules that read it
+    # (test/unit/plan/rules/order_test.rb).
+    RULES = (Rules.constants.map { |name| Rules.const_get(name) }.select { |rule| rule.respond_to?(:check) } +
+             [Load::Remote::Settings]).sort_by { |rule| rule::ORDER }.freeze
 
     module_function
 
@@ -183,8 +174,13 @@ module Rackbench
       raise UsageError, "unknown setting #{unknown.first}#{Suggest.did_you_mean(unknown.first, keys)}" if unknown.any?
 
       Values.parse(cfg)
-      RULES.each { |rule| rule.check(cfg) }
-      cfg
+      RULES.reduce(cfg) { |settled, rule| apply(rule, settled) }
+    end
+
+    # One rule on cfg (read-only to it): cfg with what the rule settles.
+    def apply(rule, cfg)
+      settled = rule.check(cfg.dup.freeze)
+      settled.is_a?(Hash) ? cfg.merge(settled) : cfg
     end
 
     # The flag that sets key: "--time-budget" for :decide_time.

@@ -16,16 +16,19 @@ module Rackbench
 
         module_function
 
+        ORDER = 170 # the last of Config::RULES (plan/config.rb)
+
+        # Returns the settings it settles (the bind address, the hosts
+        # parsed, the key files' full paths); cfg is read only.
         def check(cfg)
-          cfg[:bind] = bind(cfg[:bind])
-          cfg[:load_hosts] = Host.parse_all(cfg[:load_hosts])
-          return cfg if cfg[:load_hosts].empty?
+          settled = { bind: bind(cfg[:bind]), load_hosts: Host.parse_all(cfg[:load_hosts]) }
+          return settled if settled[:load_hosts].empty?
 
           engine(cfg[:engine])
-          cfg[:ssh_key] = file(cfg[:ssh_key], "--ssh-key", "a private key file") if cfg[:ssh_key]
-          cfg[:ssh_known_hosts] = file(cfg[:ssh_known_hosts], "--ssh-known-hosts", "a known_hosts file") if cfg[:ssh_known_hosts]
-          reachable(cfg)
-          cfg
+          settled[:ssh_key] = file(cfg[:ssh_key], "--ssh-key", "a private key file") if cfg[:ssh_key]
+          settled[:ssh_known_hosts] = file(cfg[:ssh_known_hosts], "--ssh-known-hosts", "a known_hosts file") if cfg[:ssh_known_hosts]
+          reachable(cfg.merge(settled))
+          settled
         end
 
         def engine(name)

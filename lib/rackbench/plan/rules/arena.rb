@@ -10,6 +10,7 @@ module Rackbench
       # The built-in arena app serves a fixed catalogue: any other path is
       # refused here, before a server boots.
       module Arena
+        ORDER = 160 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         def check(cfg)

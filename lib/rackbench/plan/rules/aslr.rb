@@ -9,6 +9,7 @@ module Rackbench
       # --aslr off needs setarch to work here (checked before any boot), and
       # makes sense only for servers rackbench starts.
       module Aslr
+        ORDER = 140 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         def check(cfg)

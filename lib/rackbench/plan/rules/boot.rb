@@ -8,6 +8,7 @@ module Rackbench
       # --boot together boots several servers of rackbench's own at once,
       # each on a port of its own.
       module Boot
+        ORDER = 150 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         def check(cfg)

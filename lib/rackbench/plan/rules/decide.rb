@@ -10,6 +10,7 @@ module Rackbench
     module Rules
       # --decide needs setups to decide between, and rounds to pair.
       module Decide
+        ORDER = 50 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         RULE = "under --decide's stopping rule (a look after every round from round #{Stats::Looks::FIRST}, the 5% rate " \

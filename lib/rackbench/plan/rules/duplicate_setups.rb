@@ -9,6 +9,7 @@ module Rackbench
       # repetition: refused (to measure one setup under two names, an A/A
       # test, tag them: "puma x2:5 #a" and "puma x2:5 #b").
       module DuplicateSetups
+        ORDER = 40 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         def check(cfg)

@@ -13,6 +13,7 @@ module Rackbench
       # each with its reason. The server at --url is the user's own: its URL
       # says https:// itself.
       module Https
+        ORDER = 130 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         def check(cfg)

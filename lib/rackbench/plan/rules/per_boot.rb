@@ -10,6 +10,7 @@ module Rackbench
       # & Jones's rule chooses (Plan#takes_for), which needs a round after the
       # pilots.
       module PerBoot
+        ORDER = 20 # Config::RULES runs the rules by ORDER (plan/config.rb)
         PILOT_ROUNDS = 2
         PILOT_TAKES = 2
 

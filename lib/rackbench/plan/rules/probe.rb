@@ -7,6 +7,7 @@ module Rackbench
     module Rules
       # The probe runs inside a server rackbench boots: --url's server is the user's own.
       module Probe
+        ORDER = 100 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         def check(cfg)

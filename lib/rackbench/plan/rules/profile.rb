@@ -11,6 +11,7 @@ module Rackbench
       # stackprof). Whether stackprof loads in a user's bundle is checked
       # against the app (CLI::ServerCheck, Workload::ProfileCheck).
       module Profile
+        ORDER = 110 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         def check(cfg)

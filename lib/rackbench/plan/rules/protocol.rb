@@ -13,6 +13,7 @@ module Rackbench
       # user's to know; h2load itself then says when it got no HTTP/2 answer.
       # With --tls it speaks h2 (offered by the server's ALPN) instead.
       module Protocol
+        ORDER = 120 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         def check(cfg)

@@ -10,12 +10,14 @@ module Rackbench
       # (Workload::GitRefs.resolve), which needs git; a stored run's refs are
       # {"name", "sha"} already.
       module Refs
+        ORDER = 60 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
+        # Returns {refs: []} for no refs (nil in a plan file), else nil.
         def check(cfg)
           refs = Array(cfg[:refs])
           check_gate(cfg, refs)
-          return cfg[:refs] = [] if refs.empty?
+          return cfg[:refs] == [] ? nil : { refs: [] } if refs.empty?
 
           names = refs.map { |r| r.is_a?(Hash) ? r["name"] : r.to_s }
           raise UsageError, "--ref compares commits of your app: give --app PATH (a directory in a git repository)" if own_app(cfg).nil?
@@ -26,7 +28,7 @@ module Rackbench
           raise UsageError, "--ref is empty: give a branch, tag or commit, e.g. --ref main" if empty
 
           twice = names.tally.find { |_, n| n > 1 }&.first
-          return unless twice
+          return nil unless twice
 
           raise UsageError, "--ref #{twice} is given twice; to compare a commit with itself (an A/A), name it two ways: " \
                             "--ref #{twice} --ref #{twice}~0"

@@ -10,6 +10,7 @@ module Rackbench
       # --scenario: a mix that parses, instead of --endpoint, loaded by an
       # engine that loads mixes.
       module ScenarioEngine
+        ORDER = 80 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         def check(cfg)

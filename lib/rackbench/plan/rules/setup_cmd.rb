@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../../error"
+require_relative "../flags"
 
 module Rackbench
   module Config
@@ -10,6 +11,17 @@ module Rackbench
       # rackbench boots, so it needs --app PATH and no --url; --fetch-gems
       # installs a --ref commit's gems, so it needs refs.
       module SetupCmd
+        ORDER = 70 # Config::RULES runs the rules by ORDER (plan/config.rb)
+        # Their flags (run, and each step of bisect and gate: CLI::StepOptions).
+        Flags.declare :setup_cmd, "--[no-]setup-cmd [CMD]", "a shell command run (sh -c, in the app's bundle) in each commit's " \
+                                                            "worktree before any boot (run without --ref: once, in --app's " \
+                                                            "directory); one that fails refuses the commit; --no-setup-cmd: none",
+                      rule: "for a commit of a Rails app with config/database.yml, bin/rails db:prepare", owner: self,
+                      parse: ->(v) { v == false ? "" : v || raise(UsageError, "--setup-cmd needs a command, e.g. --setup-cmd 'bin/setup'") }
+        Flags.declare :fetch_gems, "--fetch-gems", "with --ref: gems a commit's lock names that are not on this machine are " \
+                                                   "installed by `bundle install` from the Gemfile's sources (the network)",
+                      parse: ->(_) { true }, owner: self
+
         module_function
 
         def check(cfg)

@@ -7,6 +7,7 @@ module Rackbench
     module Rules
       # --warmup steady needs windows that fit its cap; its tolerance is a share.
       module Warmup
+        ORDER = 10 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
 
         def check(cfg)

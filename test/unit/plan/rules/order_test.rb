@@ -16,6 +16,8 @@ class RulesOrderTest < Minitest::Test
     assert_equal files.sort, listed.sort
     assert_equal RULES.uniq, RULES
     assert RULES.all? { |r| r.respond_to?(:check) }
+    orders = RULES.map { |r| r::ORDER }
+    assert_equal orders.uniq.sort, orders, "each rule's ORDER its own, RULES run by it"
   end
 
   def test_a_settled_value_is_settled_before_it_is_read

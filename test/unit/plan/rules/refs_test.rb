@@ -41,9 +41,9 @@ class RefsRuleTest < Minitest::Test
 
   # The rule alone (Config::RULES runs it after the values are parsed).
   def test_the_rule_alone_settles_no_refs_as_an_empty_list
-    cfg = Rackbench::Config.build.to_h.merge(refs: nil)
-    Rackbench::Config::Rules::Refs.check(cfg)
-    assert_equal [], cfg[:refs]
+    cfg = Rackbench::Config.build.to_h.merge(refs: nil).freeze
+    assert_equal({ refs: [] }, Rackbench::Config::Rules::Refs.check(cfg), "returned, cfg read only")
+    assert_nil cfg[:refs]
     e = assert_raises(Rackbench::UsageError) { Rackbench::Config::Rules::Refs.check(cfg.merge(refs: %w[a b], app: nil)) }
     assert_match(/\A--ref compares commits of your app: give --app PATH/, e.message)
   end
