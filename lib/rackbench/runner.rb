@@ -185,8 +185,7 @@ module Rackbench
       problem = @config[:profile] && Workload::ProfileCheck.problem(app)
       raise UsageError, "--ref #{ref.name} (#{ref.short}): #{problem}" if problem
 
-      probe = @config[:probe].nil? ? Config::PROBE_DEFAULT : @config[:probe]
-      probe ? Workload::ProbeWrapper.write(app, File.join(@store.logs_dir, "refs", ref.dir_name)) : app
+      @config[:probe] ? Workload::ProbeWrapper.write(app, File.join(@store.logs_dir, "refs", ref.dir_name)) : app
     end
 
     # Said in a note, and kept in meta.json's "bundle_installs" (a --quiet
@@ -216,8 +215,7 @@ module Rackbench
     def app
       @app ||= begin
         app = Workload::App.resolve(@config[:app])
-        probe = @config[:probe].nil? ? Config::PROBE_DEFAULT : @config[:probe]
-        probe && !app.arena? && !@plan.external? ? Workload::ProbeWrapper.write(app, @store.logs_dir) : app
+        @config[:probe] && !app.arena? && !@plan.external? ? Workload::ProbeWrapper.write(app, @store.logs_dir) : app
       end
     end
 

@@ -10,6 +10,7 @@ require_relative "../stats/decision"
 require_relative "values"
 require_relative "settings"
 require_relative "rules/per_boot" # PILOT_ROUNDS below
+require_relative "rules/probe" # PROBE_DEFAULT below
 # Every file of rules/ is a rule of RULES (a new rule is a new file there).
 Dir[File.join(__dir__, "rules", "*.rb")].sort.each { |rule| require rule }
 
@@ -91,9 +92,8 @@ module Rackbench
     SETTINGS = Settings[DEFAULTS.keys]
 
     BUILT_IN_APPS = %w[arena rails].freeze # --app names that are not paths (Workload::App)
-    # --probe's default for a user's app (probe: nil): decided by the probe's measured
-    # overhead (bench/probe_overhead.rb; the README and docs/running.md give the figure and the reason).
-    PROBE_DEFAULT = false
+    # --probe's default for a user's app (probe: nil), which Rules::Probe settles.
+    PROBE_DEFAULT = Rules::Probe::DEFAULT
     QUICK_ENDPOINTS = ["/hello", "/fibonacci/25", "/template-render", "/pause/0.01"].freeze
 
     # The quick plan answers (issue 42, item 4): a run that names no plan
