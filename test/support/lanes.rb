@@ -24,6 +24,7 @@ module Rackbench
     # A lane still running after this many seconds has hung: it is
     # interrupted and fails (the whole suite takes under half an hour here).
     DEADLINE = Integer(ENV.fetch("LANE_DEADLINE", "1800"), 10)
+    TOTALS = /^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips$/.freeze
 
     module_function
 
@@ -108,8 +109,21 @@ module Rackbench
     # One line a lane: its minitest totals, its time and its log.
     def summary(lane)
       text = File.read(lane[:log])
-      totals = text.scan(/^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips$/).last || "no totals (it ended early)"
+      totals = text.scan(TOTALS).last || "no totals (it ended early)"
       "#{lane[:ok] ? 'passed' : 'FAILED'}: #{lane[:name]} (#{lane[:files].size} files, #{lane[:seconds].round} s): #{totals}; log #{lane[:log]}"
+    end
+
+    # The lanes' minitest totals summed, in minitest's own words ("N runs,
+    # ... S skips"); a lane that printed none (it ended early) is named.
+    def totals(lanes)
+      sums = [0] * 5
+      early = []
+      lanes.each do |lane|
+        line = File.read(lane[:log]).scan(TOTALS).last
+        line ? line.scan(/\d+/).map(&:to_i).each_with_index { |n, i| sums[i] += n } : early << lane[:name]
+      end
+      text = format("%d runs, %d assertions, %d failures, %d errors, %d skips", *sums)
+      early.empty? ? text : "#{text} (no totals from #{early.join(', ')}: ended early)"
     end
 
     # The failures of the lanes that failed, as minitest printed them.

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "tmpdir"
 require_relative "../../support/lanes"
 
 # rake test:lanes deals the suite's files to lanes, longest first, each to
@@ -29,5 +30,17 @@ class LanesTest < Minitest::Test
     root = File.expand_path("../../..", __dir__)
     missing = Rackbench::Lanes.seconds.keys.reject { |f| File.file?(File.join(root, f)) }
     assert_empty missing, "test/lane_times.json names files that are gone: measure again (docs/development.md)"
+  end
+
+  def test_the_totals_sum_every_lane_and_name_one_that_ended_early
+    Dir.mktmpdir do |dir|
+      logs = { "a" => "...\n3 runs, 10 assertions, 0 failures, 0 errors, 0 skips\n", "b" => "2 runs, 5 assertions, 1 failures, 0 errors, 1 skips\n",
+               "c" => "Error: killed\n" }.map do |name, text|
+        File.write(File.join(dir, name), text)
+        { name: name, log: File.join(dir, name) }
+      end
+      assert_equal "5 runs, 15 assertions, 1 failures, 0 errors, 1 skips (no totals from c: ended early)", Rackbench::Lanes.totals(logs)
+      assert_equal "3 runs, 10 assertions, 0 failures, 0 errors, 0 skips", Rackbench::Lanes.totals(logs.first(1))
+    end
   end
 end
