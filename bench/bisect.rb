@@ -7,7 +7,12 @@
 # one of them, at a position drawn per bisection, also makes /fibonacci/25
 # do more work (fib(n - 5) and fib(n - 7) after fib(n): about 12% more of
 # the request's CPU). The "none" history has no such commit: the answer
-# must be "nothing to bisect".
+# must be "nothing to bisect". The "spread" history has three commits in a
+# row, at a position drawn per bisection, each adding fib(n - 7) (about
+# 3.4% more of the request's CPU, about 10% in all): no one of them is
+# slower than its parent by more than the 5% margin, so none may be named
+# alone; right is "spread" (exit 3) or a range, wrong is any one commit
+# named.
 #
 # Each bisection is a real `rackbench bisect --app REPO --good BASE --bad
 # HEAD -e /fibonacci/25 -s "puma x1:2" -c 2 --cpus auto` (every step a run
@@ -42,7 +47,8 @@ SLOWER = ["value = fib(n)", "value = fib(n)\n          #{EXTRA}"].freeze
 # CPUS=none: the server and wrk share the cores (no --cpus auto), for a
 # machine where other pinned servers crowd CPU 0.
 CPUS = ENV["CPUS"] == "none" ? [] : ["--cpus", ENV.fetch("CPUS", "auto")]
-abort "mode: step or none" unless %i[step none].include?(MODE)
+abort "mode: step, none or spread" unless %i[step none spread].include?(MODE)
+SPREAD = ["value = fib(n)", "value = fib(n)\n          fib(n - 7) if n > 7"].freeze
 
 def git(dir, *args)
   out, status = Open3.capture2e("git", "-c", "user.email=bench@rackbench", "-c", "user.name=bench", *args, chdir: dir)
@@ -51,7 +57,8 @@ def git(dir, *args)
   out.strip
 end
 
-# A repository whose commit `culprit` (1..COMMITS, or nil) makes /fibonacci slower.
+# A repository whose commit `culprit` (1..COMMITS, or nil) makes /fibonacci
+# slower (spread: it and the next two each add a little).
 def history(root, culprit)
   repo = File.join(root, "app")
   FileUtils.cp_r(ARENA, repo)
@@ -60,10 +67,9 @@ def history(root, culprit)
   git(repo, "commit", "-qm", "base")
   (1..COMMITS).each do |i|
     File.write(File.join(repo, "README.md"), "change #{i}\n", mode: "a")
-    if i == culprit
-      fib = File.join(repo, "fibonacci.rb")
-      File.write(fib, File.read(fib).sub(*SLOWER))
-    end
+    fib = File.join(repo, "fibonacci.rb")
+    File.write(fib, File.read(fib).sub(*SLOWER)) if i == culprit && MODE == :step
+    File.write(fib, File.read(fib).sub(*SPREAD)) if MODE == :spread && (culprit...culprit + 3).cover?(i)
     git(repo, "add", ".")
     git(repo, "commit", "-qm", i == culprit ? "change #{i}: more work in fibonacci" : "change #{i}")
   end
@@ -73,7 +79,7 @@ end
 rng = Random.new(Integer(ENV.fetch("SEED", "44")))
 rows = (1..RUNS).map do |run|
   Dir.mktmpdir("rackbench-bisect-bench") do |root|
-    culprit = MODE == :step ? rng.rand(1..COMMITS) : nil
+    culprit = { step: -> { rng.rand(1..COMMITS) }, spread: -> { rng.rand(1..COMMITS - 2) } }[MODE]&.call
     repo = history(root, culprit)
     want = culprit && git(repo, "rev-parse", "--short=7", "main~#{COMMITS - culprit}")
     out = StringIO.new
@@ -87,7 +93,9 @@ rows = (1..RUNS).map do |run|
     answer = out.string.lines.first.to_s.strip
     named = status.zero? ? answer[/\A\h{7}/] : nil
     nothing = answer.include?("nothing to bisect")
+    spread = answer.include?("is spread over")
     verdict = if MODE == :none then nothing ? "right (nothing)" : (named ? "WRONG (named #{named})" : "undecided")
+              elsif MODE == :spread then named ? "WRONG (named #{named} alone)" : (spread ? "right (spread)" : "undecided")
               elsif named == want then "right"
               elsif named then "WRONG"
               else "undecided"

@@ -28,16 +28,21 @@ module Rackbench
     #
     # --resume DIR goes on from what bisect.jsonl holds: no tree decided
     # there is measured again. Exit 0: a commit named, or nothing to bisect;
-    # 3: a range, not one commit (undecided, skipped commits, budget spent).
+    # 3: a range, not one commit (undecided, skipped commits, budget spent,
+    # or a slowdown spread over commits: the one found is not slower than its
+    # own parent by more than P).
     class BisectCommand < Command
       include StepOptions
 
       BANNER = "Usage: rackbench bisect --app PATH --good A --bad B -e ENDPOINT [-s SETUP] [--margin P] [options]\n\n" \
                "Finds the first commit on the first-parent path from A to B after which ENDPOINT is slower than A by\n" \
                "more than P: bad against good first, then a binary search; each step is a run --decide of that commit\n" \
-               "against A (fresh-boot interleaved rounds, each commit in its own git worktree), and the steps share a\n" \
-               "5% rate of naming a wrong commit (Bonferroni: each of K = ceil(log2 N) + 2 steps at 5%/K).\n" \
-               "Exit: 0 a commit named or nothing to bisect; 3 a range of commits, not one; 1 a failure; 2 bad input.\n" \
+               "against A (fresh-boot interleaved rounds, each commit in its own git worktree); the commit found is\n" \
+               "then decided against its own parent (alone slower by more than P, or the slowdown spread over the\n" \
+               "commits up to it). The steps share a 5% rate of naming a wrong commit (Bonferroni: each of\n" \
+               "K = ceil(log2 N) + 3 steps at 5%/K).\n" \
+               "Exit: 0 a commit named or nothing to bisect; 3 a range of commits, not one (a spread slowdown too);\n" \
+               "1 a failure; 2 bad input.\n" \
                "docs/your-change.md, \"Bisecting\", shows a whole bisection.\n\n"
       FILE = "bisect.json"
 
@@ -156,7 +161,8 @@ module Rackbench
         measured = step.dir && known.none? { |k| k.dir == step.dir }
         journal(dir).append([step.to_h]) if measured && step.why.to_s !~ /measured before/
         figures = step.ratio ? format(" B/A %.3f (CI %.3f-%.3f, %d rounds)", step.ratio, step.ci_low, step.ci_high, step.rounds) : ""
-        @err.puts "  #{step.short} #{step.verdict}#{figures}#{step.why ? ": #{step.why}" : ''}"
+        against = step.base ? " against its parent #{step.base[0, 7]}" : ""
+        @err.puts "  #{step.short}#{against} #{step.verdict}#{figures}#{step.why ? ": #{step.why}" : ''}"
         Array(step.installs).each { |line| @err.puts "    #{line}" } if measured
       end
     end

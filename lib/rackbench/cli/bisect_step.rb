@@ -22,6 +22,8 @@ module Rackbench
     # from the stored rounds: slower is :bad, passed :good, undecided
     # :undecided; a commit whose app did not boot (its cells missing, or
     # refused as a --ref: not in that commit, gems not installed) :skipped.
+    # With base: (the found commit against its parent) the run's first ref
+    # is base instead of good, into steps/NN-SHORT-on-BASE.
     class BisectStep
       # settings: the run's options (Hash of strings, see BisectCommand#run_argv).
       def initialize(dir:, good:, run_argv:, margin:, share:, env:)
@@ -34,12 +36,13 @@ module Rackbench
         @number = Dir.glob(File.join(dir, "steps", "*.log")).size
       end
 
-      def call(commit, _index)
+      def call(commit, _index, base: nil)
         @number += 1
-        out = File.join(@dir, "steps", format("%02d-%s", @number, commit.short))
-        status, text = measure(commit, out)
+        against = base || @good
+        out = File.join(@dir, "steps", format("%02d-%s%s", @number, commit.short, base ? "-on-#{base.short}" : ""))
+        status, text = measure(commit, out, against)
         RunFile.replace("#{out}.log", text)
-        read(commit, out, status, text)
+        read(commit, out, status, text, against).tap { |step| step.base = base&.sha }
       end
 
       private
@@ -51,10 +54,10 @@ module Rackbench
         path
       end
 
-      def measure(commit, out)
+      def measure(commit, out, against)
         require_relative "run"
         io = StringIO.new
-        argv = ["run", plan_file, *@run_argv, "--ref", @good.sha, "--ref", commit.sha, "-o", out, "--quiet"]
+        argv = ["run", plan_file, *@run_argv, "--ref", against.sha, "--ref", commit.sha, "-o", out, "--quiet"]
         status = RunCommand.new(out: io, err: io, env: @env).call(argv.drop(1))
         [status, io.string]
       rescue UsageError => e
@@ -66,17 +69,21 @@ module Rackbench
         [:failed, "#{io.string}Error: #{e.message}\n"]
       end
 
-      def read(commit, out, status, text)
+      def read(commit, out, status, text, against)
         base = { sha: commit.sha, tree: commit.tree, subject: commit.subject, dir: out }
         return skipped(base, text) unless status.is_a?(Integer) && File.directory?(out)
 
         store = Store::RunDir.open(out)
         base[:installs] = installs(store.meta)
         looks = Stats::Looks.for_config(store.meta["config"])
-        labels = [@good.short, commit.short]
+        labels = [against.short, commit.short]
         gate = Stats::RefGate.new(store.trials, [[labels.first, labels]], margin: @margin, looks: looks)
         good_cells = store.trials.count { |t| t["setup"] == labels.first && t["rps"] }
-        raise Error, "good #{@good.short} served nothing in #{out} (see #{out}.log): bisect needs a good that boots" if good_cells.zero?
+        if good_cells.zero?
+          return skipped(base, text) unless against == @good
+
+          raise Error, "good #{@good.short} served nothing in #{out} (see #{out}.log): bisect needs a good that boots"
+        end
 
         cell = gate.cells.find(&:entry)
         return step(base, cell.decision) if cell

@@ -28,18 +28,24 @@ class BisectResumeTest < Minitest::Test
     options = { app: @repo, good: "main~3", bad: "main", endpoint: "/" }
     File.write(File.join(dir, "bisect.json"), JSON.generate(options: options))
     rows = { "main" => [0.8, "bad", "lower"], "main~1" => [0.81, "bad", "lower"], "main~2" => [1.0, "good", "equivalent"] }
-    File.write(File.join(dir, "bisect.jsonl"), rows.map do |ref, (ratio, verdict, outcome)|
+    lines = rows.map do |ref, (ratio, verdict, outcome)|
       "#{JSON.generate(sha: git('rev-parse', ref), tree: git('rev-parse', "#{ref}^{tree}"), subject: 'x', verdict: verdict,
                        outcome: outcome, ratio: ratio, ci_low: ratio - 0.01, ci_high: ratio + 0.01, rounds: 6,
                        dir: File.join(dir, 'steps', ref))}\n"
-    end.join)
+    end
+    # The found commit against its parent (main~2: not good's tree), stored too.
+    lines << "#{JSON.generate(sha: git('rev-parse', 'main~1'), tree: git('rev-parse', 'main~1^{tree}'), subject: 'x', verdict: 'bad',
+                              outcome: 'lower', ratio: 0.81, ci_low: 0.8, ci_high: 0.82, rounds: 6, base: git('rev-parse', 'main~2'),
+                              dir: File.join(dir, 'steps', 'own'))}\n"
+    File.write(File.join(dir, "bisect.jsonl"), lines.join)
     status, out, err = run_cli("bisect", "--resume", dir, "--app", @repo)
     assert_equal 0, status, err
     two = git("rev-parse", "--short=7", "main~1")
     assert_match(/\A#{two} \(two\) made \/ slower by 19% \(95% CI 18–20%\); its parent \h{7} is equivalent to good/, out)
-    assert_match(/0 decisions measured of 4/, err)
+    assert_match(/; against its parent alone it is slower by 19% \(95% CI 18–20%\)$/, out)
+    assert_match(/0 decisions measured of 5/, err)
     assert_equal 1, git("worktree", "list").lines.size
-    assert_equal 3, File.readlines(File.join(dir, "bisect.jsonl")).size, "nothing appended: nothing measured"
+    assert_equal 4, File.readlines(File.join(dir, "bisect.jsonl")).size, "nothing appended: nothing measured"
   end
 
   def test_resume_takes_no_other_options

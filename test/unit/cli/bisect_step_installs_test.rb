@@ -20,7 +20,7 @@ class BisectStepInstallsTest < Minitest::Test
   class Stored < Rackbench::CLI::BisectStep
     attr_accessor :installs_meta
 
-    def measure(commit, out)
+    def measure(commit, out, _against)
       store = Rackbench::Store::RunDir.create(out)
       store.write_meta({ "config" => { "decide" => true, "max_rounds" => 12, "repeat" => 3 } }.merge(installs_meta))
       [[GOOD.short, [1000, 1010, 990]], [commit.short, [200, 205, 198]]].each do |label, values|

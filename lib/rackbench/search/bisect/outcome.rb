@@ -4,14 +4,19 @@ module Rackbench
   module Search
     module Bisect
       # How a bisection ended, and its words (the answer first). kind:
-      #   :found          one commit named: hi, its parent lo decided good;
+      #   :found          one commit named: hi, its parent lo decided good
+      #                   (own: hi against lo, :bad or open; nil when lo is
+      #                   good itself);
+      #   :spread         hi is the first commit past the margin, but own
+      #                   says it is not slower than its parent by more than
+      #                   the margin: the slowdown is spread over 1..hi;
       #   :no_slowdown    bad is not slower than good beyond the margin;
       #   :bad_open       bad against good undecided, or bad not measured;
       #   :undecided      a step undecided (open): the range lo..hi reached;
       #   :skipped_range  only skipped commits left between lo and hi;
       #   :budget_spent   the K decisions spent before one commit was left.
       # steps: {path index => Step}; first: bad's Step.
-      Outcome = Struct.new(:kind, :path, :lo, :hi, :first, :open, :steps, :spent, :budget, keyword_init: true) do
+      Outcome = Struct.new(:kind, :path, :lo, :hi, :first, :open, :own, :steps, :spent, :budget, keyword_init: true) do
         def found? = kind == :found
         # 0: a commit named or nothing to bisect; 3: a range, not a commit.
         def status = %i[found no_slowdown].include?(kind) ? 0 : 3
@@ -46,7 +51,23 @@ module Rackbench
 
         def found_words
           culprit = @o.steps.fetch(@o.hi)
-          "#{name(culprit)} made #{@endpoint} slower by #{slowdown(culprit)}; its parent #{parent}"
+          "#{name(culprit)} made #{@endpoint} slower by #{slowdown(culprit)}; its parent #{parent}#{own_words}"
+        end
+
+        # The found commit against its parent, when that was decided apart.
+        def own_words
+          own = @o.own or return ""
+          return "; against its parent alone it is slower by #{slowdown(own)}" if own.verdict == :bad
+
+          "; whether it alone carries the slowdown is undecided (against its parent: #{ratio_words(own)}#{more(own)})"
+        end
+
+        def spread_words
+          culprit = @o.steps.fetch(@o.hi)
+          "the slowdown on #{@endpoint} is spread over the #{@o.hi} commits after good #{@o.path.good.short} up to " \
+            "#{culprit.short}, none named alone: #{name(culprit)} is the first slower than good by more than " \
+            "#{pct(@margin)} (by #{slowdown(culprit)}), but against its parent #{@o.path[@o.lo].short} it is not slower " \
+            "by more than #{pct(@margin)} (#{ratio_words(@o.own)})"
         end
 
         def parent

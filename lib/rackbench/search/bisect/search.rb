@@ -22,14 +22,24 @@ module Rackbench
       # ends (Outcome) when one commit is left between good and bad, when a
       # step is undecided (the range reached so far, and that step's rounds),
       # when only skipped commits are left, or when the K decisions are spent.
+      #
+      # The commit found (hi, its parent lo decided good) is then decided
+      # against its parent (own: the decider's call with base:, one of the
+      # K decisions), unless the parent is good or has good's tree: slower than its
+      # parent by more than the margin, it alone carries the slowdown
+      # (:found); not slower by more than it, the slowdown is spread over
+      # the commits up to it (:spread, none named alone); undecided, it is
+      # the first commit past the margin and its own share is open
+      # (:found, the Outcome says so).
       class Search
         def initialize(path, decider:, budget: Budget.new(path.size), known: [], on_step: ->(_step) {})
           @path = path
           @decider = decider
           @budget = budget
           @on_step = on_step
-          @by_tree = known.select(&:decided?).to_h { |s| [s.tree, s] }
-          @skipped = known.select { |s| s.verdict == :skipped }.to_h { |s| [s.sha, s] }
+          @by_tree = known.select { |s| s.decided? && s.base.nil? }.to_h { |s| [s.tree, s] }
+          @own = known.select(&:base).to_h { |s| [[s.base, s.sha], s] }
+          @skipped = known.select { |s| s.verdict == :skipped && s.base.nil? }.to_h { |s| [s.sha, s] }
           @steps = {}
           @spent = 0
         end
@@ -58,7 +68,22 @@ module Rackbench
             when :undecided then return end_with(:undecided, lo: lo, hi: hi, first: first, open: found)
             end
           end
-          end_with(:found, lo: lo, hi: hi, first: first)
+          found(lo, hi, first)
+        end
+
+        # The commit found, against its own parent (see the class comment).
+        def found(lo, hi, first)
+          commit = @path[hi]
+          parent = @path[lo]
+          good_code = lo.zero? || parent.tree == @path.good.tree # its step against good was this one
+          return end_with(:found, lo: lo, hi: hi, first: first) if good_code || @spent >= @budget.decisions
+
+          own = @own[[parent.sha, commit.sha]] || begin
+            @spent += 1
+            @decider.call(commit, hi, base: parent)
+          end
+          @on_step.call(own)
+          end_with(own.verdict == :good ? :spread : :found, lo: lo, hi: hi, first: first, own: own)
         end
 
         # The commit nearest the middle of (lo, hi) not skipped; nil if none.
@@ -104,8 +129,8 @@ module Rackbench
           found
         end
 
-        def end_with(kind, lo: nil, hi: nil, first: nil, open: nil)
-          Outcome.new(kind: kind, path: @path, lo: lo, hi: hi, first: first, open: open, steps: @steps.dup,
+        def end_with(kind, lo: nil, hi: nil, first: nil, open: nil, own: nil)
+          Outcome.new(kind: kind, path: @path, lo: lo, hi: hi, first: first, open: open, own: own, steps: @steps.dup,
                       spent: @spent, budget: @budget)
         end
       end

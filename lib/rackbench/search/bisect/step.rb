@@ -20,10 +20,12 @@ module Rackbench
       # :lower, :direction_lower ...), for the words. dir: the step's run
       # directory (its rounds), or nil. installs: what the step's run
       # installed for a commit's Gemfile.lock (good's or its own: one line
-      # each), or nil. Stored as one line of bisect.jsonl.
+      # each), or nil. base: the commit it was decided against when that is
+      # not good (the found commit against its parent: Search#own), or nil.
+      # Stored as one line of bisect.jsonl.
       VERDICTS = %i[bad good undecided skipped].freeze
       Step = Struct.new(:sha, :tree, :subject, :verdict, :outcome, :ratio, :ci_low, :ci_high, :rounds, :rounds_needed,
-                        :dir, :why, :installs, keyword_init: true) do
+                        :dir, :why, :installs, :base, keyword_init: true) do
         def short = sha[0, 7]
         def decided? = %i[bad good].include?(verdict)
 

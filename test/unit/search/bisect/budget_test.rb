@@ -11,14 +11,15 @@ class BisectBudgetTest < Minitest::Test
   Budget = Rackbench::Search::Bisect::Budget
   Looks = Rackbench::Stats::Looks
 
-  def test_k_is_bad_against_good_plus_log2_steps_plus_a_spare
-    assert_equal({ 1 => 2, 2 => 3, 3 => 4, 8 => 5, 16 => 6, 64 => 8 }, [1, 2, 3, 8, 16, 64].to_h { |n| [n, Budget.new(n).decisions] })
+  def test_k_is_bad_against_good_plus_log2_steps_plus_a_spare_plus_the_found_commits_own
+    assert_equal({ 1 => 3, 2 => 4, 3 => 5, 8 => 6, 16 => 7, 64 => 9 }, [1, 2, 3, 8, 16, 64].to_h { |n| [n, Budget.new(n).decisions] })
   end
 
   def test_the_k_decisions_spend_the_rate_together
     budget = Budget.new(64)
     assert_in_delta 0.05, budget.per_decision * budget.decisions, 1e-12
-    assert_includes budget.describe, "Bonferroni over 8 decisions"
+    assert_includes budget.describe, "Bonferroni over 9 decisions"
+    assert_includes budget.describe, "1 for the commit found against its parent"
   end
 
   def test_a_runs_looks_spend_only_their_share_of_the_rate

@@ -16,29 +16,40 @@ class BisectSearchTest < Minitest::Test
     Bisect::Path.new("/repo", nil, described: commits)
   end
 
-  # A decider that answers from ratios (1.0 unless given) at margin 5%.
+  # A decider that answers from ratios (1.0 unless given) at margin 5%;
+  # against a base (the found commit's own step), the ratio of the two.
   class Fake
-    attr_reader :asked
+    attr_reader :asked, :own
 
     def initialize(ratios, skip: [], undecided: [])
       @ratios = ratios
       @skip = skip
       @undecided = undecided
       @asked = []
+      for_path
     end
 
-    def call(commit, index)
-      @asked << index
-      base = { sha: commit.sha, tree: commit.tree, subject: commit.subject }
-      return Bisect::Step.new(**base, verdict: :skipped, why: "it does not boot") if @skip.include?(index)
+    def call(commit, index, base: nil)
+      base ? (@own ||= []) << index : @asked << index
+      on = base ? @path_ratio.call(base) : 1.0
+      fields = { sha: commit.sha, tree: commit.tree, subject: commit.subject, base: base&.sha }
+      return Bisect::Step.new(**fields, verdict: :skipped, why: "it does not boot") if @skip.include?(index) && !base
 
-      r = @ratios.fetch(index, 1.0)
-      verdict = if @undecided.include?(index) then :undecided
+      r = @ratios.fetch(index, 1.0) / on
+      verdict = if (@undecided.include?(index) && !base) || (base && @own_undecided) then :undecided
                 elsif r < 0.95 then :bad
                 else :good
                 end
-      Bisect::Step.new(**base, verdict: verdict, outcome: r < 0.95 ? :lower : :equivalent, ratio: r, ci_low: r - 0.02,
+      Bisect::Step.new(**fields, verdict: verdict, outcome: r < 0.95 ? :lower : :equivalent, ratio: r, ci_low: r - 0.02,
                        ci_high: r + 0.02, rounds: 5, rounds_needed: verdict == :undecided ? 14 : nil)
+    end
+
+    # The ratio to good of a commit given as a Path::Commit (its index is
+    # its subject's number), for the own step.
+    def for_path(own_undecided: false)
+      @own_undecided = own_undecided
+      @path_ratio = ->(c) { @ratios.fetch(c.subject[/\d+/].to_i, 1.0) }
+      self
     end
   end
 
@@ -52,7 +63,9 @@ class BisectSearchTest < Minitest::Test
       assert_equal culprit, out.hi
       assert_equal culprit - 1, out.lo
       assert_equal 16, fake.asked.first, "bad is decided first"
-      assert_operator fake.asked.size, :<=, 1 + Math.log2(16).ceil, "at most 1 + ceil(log2 N) decisions"
+      assert_operator fake.asked.size, :<=, 1 + Math.log2(16).ceil, "at most 1 + ceil(log2 N) decisions against good"
+      culprit == 1 ? assert_nil(fake.own) : assert_equal([culprit], fake.own, "the found commit against its parent")
+      assert_equal :bad, out.own.verdict unless culprit == 1
     end
   end
 
@@ -61,6 +74,7 @@ class BisectSearchTest < Minitest::Test
     line = out.lines(endpoint: "/posts", margin: 0.05).first
     assert_match(/\A0000006 \(commit 5\) made /, line)
     assert_includes line, "made /posts slower by 12% (95% CI 10–14%); its parent 0000005 is equivalent to good (within ±5%;"
+    assert_match(/; against its parent alone it is slower by 12% \(95% CI 10–14%\)\z/, line)
     assert_equal 0, out.status
   end
 
@@ -101,6 +115,12 @@ class BisectSearchTest < Minitest::Test
     assert_match(/is one of \d+ commits after \h{7} up to \h{7}/, line)
   end
 
+  def test_a_parent_with_goods_tree_is_not_decided_against_again
+    fake = Fake.new(slow_from(5, 8))
+    out = Bisect::Search.new(path(8, trees: { 4 => "tree0" }), decider: fake).call
+    assert_equal [:found, 5, nil], [out.kind, out.hi, fake.own]
+  end
+
   def test_a_tree_seen_before_is_not_measured_again
     # commit 3 has good's tree; commit 6 has commit 5's.
     fake = Fake.new(slow_from(7, 8))
@@ -125,5 +145,40 @@ class BisectSearchTest < Minitest::Test
     budget = Bisect::Budget.new(16, spare: 0)
     out = Bisect::Search.new(path(16), decider: fake, budget: budget).call
     assert_operator out.spent, :<=, budget.decisions
+  end
+
+  # Issue 44, item 3: 3 x 4% over commits 3, 4 and 5 (12% at bad). The
+  # first past 5% is commit 4 (8%), but against its parent (4%) it is not
+  # slower by more than 5%: the slowdown is spread, none named alone.
+  def test_a_slowdown_spread_over_commits_names_the_range_not_one_commit
+    ratios = { 3 => 0.96, 4 => 0.92, 5 => 0.88, 6 => 0.88, 7 => 0.88, 8 => 0.88 }
+    fake = Fake.new(ratios)
+    out = Bisect::Search.new(path(8), decider: fake).call
+    assert_equal [:spread, 3, 4], [out.kind, out.lo, out.hi]
+    assert_equal [4], fake.own
+    assert_nil out.named
+    assert_equal 3, out.status, "a range, not a commit"
+    line = out.lines(endpoint: "/x", margin: 0.05).first
+    assert_match(%r{\Athe slowdown on /x is spread over the 4 commits after good 0000001 up to 0000005, none named alone: }, line)
+    assert_includes line, "0000005 (commit 4) is the first slower than good by more than 5% (by 8% (95% CI 6–10%)), but " \
+                          "against its parent 0000004 it is not slower by more than 5% (B/A 0.958"
+  end
+
+  def test_an_undecided_own_step_names_the_commit_and_says_its_share_is_open
+    out = Bisect::Search.new(path(8), decider: Fake.new(slow_from(5, 8)).for_path(own_undecided: true)).call
+    assert_equal [:found, 5], [out.kind, out.hi]
+    assert_equal 0, out.status
+    assert_includes out.lines(endpoint: "/x", margin: 0.05).first,
+                    "; whether it alone carries the slowdown is undecided (against its parent: B/A 0.880"
+  end
+
+  def test_a_known_own_step_is_not_measured_again
+    known = []
+    Bisect::Search.new(path(8), decider: Fake.new(slow_from(5, 8)), on_step: ->(s) { known << s }).call
+    assert(known.any?(&:base), "the own step is reported (and stored) with its base")
+    again = Fake.new({})
+    out = Bisect::Search.new(path(8), decider: again, known: known).call
+    assert_nil again.own
+    assert_equal [:found, :bad], [out.kind, out.own.verdict]
   end
 end
