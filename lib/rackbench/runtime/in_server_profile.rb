@@ -22,7 +22,11 @@
 # then one line per distinct stack (stackprof's raw samples, counted here):
 # "s", its samples, and its frames root first as 0-based indexes of the
 # frame lines, comma-separated. At most MAX_STACKS stacks, the most sampled;
-# the samples of the rest on one last "s" line with no frame.
+# the samples of the rest on one last "s" line with no frame. Where SQL
+# was counted, one "q" line per normalized statement (its literals and
+# numbers as ?, a list of them as (?), spaces squeezed, 200 characters at
+# most): "q", its queries, their ms and the statement, tab-separated, the
+# MAX_STATEMENTS most run.
 # A process that cannot profile writes DIR/TOKEN/PID.err with the reason.
 #
 # Limits: a sample is taken at Ruby's next safepoint after the signal
@@ -39,6 +43,7 @@ module RackbenchProfile
   POLL = 0.02
   INTERVAL_US = 1000
   MAX_STACKS = 1000
+  MAX_STATEMENTS = 50
   GC_KEYS = { "alloc" => :total_allocated_objects, "gc_count" => :count, "gc_minor" => :minor_gc_count,
               "gc_major" => :major_gc_count, "gc_time_ms" => :time }.freeze
 
@@ -104,8 +109,11 @@ module RackbenchProfile
              "wall_s" => (Process.clock_gettime(Process::CLOCK_MONOTONIC) - current[:t]).round(6),
              "cpu_s" => (cpu_now - current[:cpu]).round(6) }
     GC_KEYS.each_key { |k| head[k] = gc[k] && current[:gc][k] ? gc[k] - current[:gc][k] : nil }
-    head.merge!(sql_done(current[:sql]))
-    write(current[:out], "prof", ([head.map { |k, v| "#{k}=#{v}" }.join(" ")] + frames(results) + stacks(results)).join("\n") << "\n")
+    sql = sql_done(current[:sql])
+    statements = sql.delete("statements") || []
+    head.merge!(sql)
+    lines = [head.map { |k, v| "#{k}=#{v}" }.join(" ")] + frames(results) + stacks(results) + statements
+    write(current[:out], "prof", lines.join("\n") << "\n")
   end
 
   def frames(results)
@@ -139,14 +147,18 @@ module RackbenchProfile
   def sql_watch
     return nil unless defined?(::ActiveSupport::Notifications)
 
-    counts = [0, 0.0]
+    counts = [0, 0.0, Hash.new { |h, k| h[k] = [0, 0.0] }]
     lock = Mutex.new
     sub = ::ActiveSupport::Notifications.subscribe("sql.active_record") do |_name, started, finished, _id, payload|
       next if payload[:name] == "SCHEMA" || payload[:cached]
 
+      ms = (finished - started).to_f * 1000
+      statement = normalize(payload[:sql])
       lock.synchronize do
         counts[0] += 1
-        counts[1] += (finished - started).to_f * 1000
+        counts[1] += ms
+        counts[2][statement][0] += 1
+        counts[2][statement][1] += ms
       end
     end
     [sub, counts]
@@ -158,9 +170,18 @@ module RackbenchProfile
     return {} unless sql
 
     ::ActiveSupport::Notifications.unsubscribe(sql[0])
-    { "sql_count" => sql[1][0], "sql_ms" => sql[1][1].round(3) }
+    top = sql[1][2].sort_by { |statement, (n, _)| [-n, statement] }.first(MAX_STATEMENTS)
+    { "sql_count" => sql[1][0], "sql_ms" => sql[1][1].round(3),
+      "statements" => top.map { |statement, (n, ms)| "q\t#{n}\t#{ms.round(3)}\t#{statement}" } }
   rescue StandardError
     {}
+  end
+
+  # A statement's shape: string literals, numbers and lists of them as ?,
+  # spaces squeezed (two queries that differ only in their values are one).
+  def normalize(sql)
+    sql.to_s.gsub(/'(?:[^']|'')*'/, "?").gsub(/\$\d+/, "?").gsub(/\b\d+(?:\.\d+)?\b/, "?")
+       .gsub(/\(\s*\?(?:\s*,\s*\?)*\s*\)/, "(?)").tr("\t\n", "  ").squeeze(" ").strip[0, 200]
   end
 
   def cpu_now

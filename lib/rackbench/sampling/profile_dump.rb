@@ -17,7 +17,9 @@ module Rackbench
     # ...] root first], each frame an index into "stack_frames" ([name,
     # file], named as "frames" are, a frame at two lines one frame); the
     # samples of the stacks the server did not keep under an empty list.
-    # A dump from before stacks were written has neither key.
+    # A dump from before stacks were written has neither key. Its "q" lines
+    # (a Rails app's SQL by normalized statement) are kept as "statements":
+    # [statement, queries, ms], the most run first; none: no key.
     module ProfileDump
       NUMBER = /\A-?\d+(\.\d+)?\z/.freeze
       RUBY_LIB = RbConfig::CONFIG["rubylibdir"]
@@ -29,11 +31,19 @@ module Rackbench
         head, *lines = text.lines(chomp: true)
         figures = head.to_s.split.to_h { |pair| pair.split("=", 2) }.transform_values { |v| number(v) }
         stack_lines, lines = lines.partition { |line| line.start_with?("s\t") }
+        query_lines, lines = lines.partition { |line| line.start_with?("q\t") }
         all = lines.map do |line| # index i: the dump's frame line i
           own, total, name, file = line.split("\t", 4)
           [name, relative(file.to_s, root), own.to_i, total.to_i] if name
         end
-        figures.merge("frames" => merge(all.compact.select { |f| f[2].positive? }), **stacks(stack_lines, all))
+        figures.merge("frames" => merge(all.compact.select { |f| f[2].positive? }), **stacks(stack_lines, all),
+                      **statements(query_lines))
+      end
+
+      def statements(lines)
+        return {} if lines.empty?
+
+        { "statements" => lines.map { |line| line.split("\t", 4).drop(1) }.map { |n, ms, sql| [sql.to_s, n.to_i, ms.to_f] } }
       end
 
       # {"stacks", "stack_frames"} of the "s" lines; {} when there are none.

@@ -106,7 +106,8 @@ module Rackbench
       # Every counter with its own interval; decided (p) within their family.
       def counter_changes(a, b)
         present = (a.values + b.values).flat_map { |r| r.counters.keys }.uniq
-        tests = (FrameTimes::COUNTERS & present).filter_map do |name|
+        names = (FrameTimes::COUNTERS & present) + present.select { |n| n.start_with?(FrameTimes::STATEMENT) }.sort
+        tests = names.filter_map do |name|
           diff = PairedDifference.of(a.transform_values { |r| r.counters.fetch(name, 0.0) }, b.transform_values { |r| r.counters.fetch(name, 0.0) })
           [name, diff] if diff
         end

@@ -50,8 +50,10 @@ module Rackbench
       end
 
       def counter(change)
-        words, digits = COUNTER_WORDS.fetch(change.name)
-        "#{num(change.change, digits)} #{words} per request (#{num(change.low, digits)} to #{num(change.high, digits)})"
+        statement = change.name.delete_prefix(FrameTimes::STATEMENT) if change.name.start_with?(FrameTimes::STATEMENT)
+        words, digits = statement ? ["queries", 2] : COUNTER_WORDS.fetch(change.name)
+        "#{num(change.change, digits)} #{words} per request#{" `#{statement}`" if statement} " \
+          "(#{num(change.low, digits)} to #{num(change.high, digits)})"
       end
 
       def ms(value)

@@ -14,8 +14,9 @@ module Rackbench
     # Self time only: it sums to the profiled CPU per request, so frames'
     # changes add up to the total's. Counters (objects allocated, GC runs,
     # GC time: GC.stat deltas over the window, whole processes; SQL queries
-    # and their time where Active Support is loaded) per request
-    # the same way. Limits: a frame's figure rests on its samples (~250 per
+    # and their time where Active Support is loaded, and the queries of
+    # each normalized statement as the counter STATEMENT + its text) per
+    # request the same way. Limits: a frame's figure rests on its samples (~250 per
     # process-second here), so a frame of a few samples per round is noise;
     # samples land at safepoints (a C call's time is its Ruby caller's).
     # A round whose profile missed a process (an error, no dump) is left
@@ -23,6 +24,7 @@ module Rackbench
     module FrameTimes
       COUNTERS = %w[alloc gc_count gc_time_ms sql_count sql_ms].freeze
       TOTAL = "cpu_ms"
+      STATEMENT = "sql: " # a counter's name prefix: the queries of one statement
 
       # One setup's round: {[name, file] => ms per request}, {counter => per request}.
       Round = Struct.new(:frames, :counters, :requests, keyword_init: true) do
@@ -57,6 +59,7 @@ module Rackbench
         samples = process["samples"].to_f
         cpu_ms = process["cpu_s"].to_f * 1000
         COUNTERS.each { |c| counters[c] += process[c].to_f if process.key?(c) } # SQL: only where Rails is loaded
+        Array(process["statements"]).each { |sql, n, _ms| counters["#{STATEMENT}#{sql}"] += n.to_f }
         return if samples.zero? # an idle process (a master): no frame, no CPU worth naming
 
         counters[TOTAL] += cpu_ms

@@ -6,7 +6,8 @@ require_relative "../../../lib/rackbench/runtime/in_server_profile"
 
 # The watcher's own start and finish, in this process: a dump with the
 # GC.stat deltas, CPU time and, where Active Support is loaded, the SQL
-# queries of the window (schema and cached ones left out).
+# queries of the window (schema and cached ones left out), by normalized
+# statement too.
 class InServerProfileTest < Minitest::Test
   # Stands in for Active Support's notifier: subscribe, unsubscribe, and an
   # event that took 2 ms.
@@ -36,15 +37,18 @@ class InServerProfileTest < Minitest::Test
     current = RackbenchProfile.start(dir, "tok")
     refute_nil current, "it did not start: #{Dir.glob(File.join(dir, 'tok', '*.err')).map { |f| File.read(f) }.join}"
     Array.new(200_000) { |i| "x#{i}" }
-    FakeNotifications.sql({ name: "Post Load" })
-    FakeNotifications.sql({ name: "Post Load", cached: true })
-    FakeNotifications.sql({ name: "SCHEMA" })
-    FakeNotifications.sql({ name: "Comment Load" })
+    FakeNotifications.sql({ name: "Post Load", sql: "SELECT * FROM posts WHERE id = 1" })
+    FakeNotifications.sql({ name: "Post Load", cached: true, sql: "SELECT * FROM posts WHERE id = 1" })
+    FakeNotifications.sql({ name: "SCHEMA", sql: "PRAGMA table_info(posts)" })
+    FakeNotifications.sql({ name: "Comment Load", sql: "SELECT *  FROM comments\nWHERE post_id IN (1, 2, 3) AND body = 'it''s'" })
+    FakeNotifications.sql({ name: "Post Load", sql: "SELECT * FROM posts WHERE id = 22" })
     RackbenchProfile.finish(current)
     FakeNotifications.sql({ name: "after the window" })
     dump = Rackbench::Sampling::ProfileDump.parse(File.read(File.join(dir, "tok", "#{Process.pid}.prof")), root: dir)
-    assert_equal 2, dump["sql_count"]
-    assert_in_delta 4.0, dump["sql_ms"], 0.01
+    assert_equal 3, dump["sql_count"]
+    assert_in_delta 6.0, dump["sql_ms"], 0.01
+    assert_equal [["SELECT * FROM posts WHERE id = ?", 2], ["SELECT * FROM comments WHERE post_id IN (?) AND body = ?", 1]],
+                 dump["statements"].map { |sql, n, _ms| [sql, n] }, "by normalized statement, the most run first"
     assert_operator dump["alloc"], :>=, 200_000
     assert_operator dump["cpu_s"], :>, 0
     assert File.exist?(File.join(dir, "tok", "#{Process.pid}.on"))

@@ -60,6 +60,27 @@ class AttributionTest < Minitest::Test
     assert_match(/: no frame or counter changed beyond noise\z/, S::AttributionText.line(attribution))
   end
 
+  # Issue 43, item 2: an N+1 on B (one more "SELECT ... WHERE id = ?" per
+  # listed row: +10 a request), the list's own statement the same on both
+  # sides. The statement is named with its count change, exact; the other
+  # statement is not.
+  def test_an_n_plus_one_is_named_by_its_statement_with_its_count
+    list = 'SELECT "articles".* FROM "articles" ORDER BY "articles"."id" ASC'
+    one = 'SELECT "articles".* FROM "articles" WHERE "articles"."id" = ? LIMIT ?'
+    with_sql = profiles(fib_b: 4.0).map do |p|
+      b = p["setup"] == "puma x2:1"
+      statements = [[list, 1000, 50.0], *([[one, 10_000, 300.0]] if b)]
+      p.merge("processes" => p["processes"].map { |pr| pr.merge("sql_count" => b ? 11_000 : 1000, "statements" => statements) })
+    end
+    attribution = S::Attribution.for(entry(ratio: 0.93), S::FrameTimes.of(with_sql))
+    named = attribution.counters.select(&:decided).to_h { |c| [c.name, c.change] }
+    assert_equal({ "sql_count" => 10.0, "sql: #{one}" => 10.0 }, named.slice("sql_count", "sql: #{one}"))
+    refute named.key?("sql: #{list}"), "the list's statement did not change"
+    line = S::AttributionText.line(attribution)
+    assert_includes line, "+10.00 SQL queries per request"
+    assert_match(/; \+10\.00 queries per request `#{Regexp.escape(one)}` \(\+9\.\d+ to \+10\.\d+\); nothing else/, line)
+  end
+
   private
 
   NOISE = [0.03, -0.02, 0.01, -0.04, 0.02, 0.0, -0.01, 0.03].freeze
