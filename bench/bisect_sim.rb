@@ -23,8 +23,8 @@
 #           (B/A 0.90 from it on): right is that commit named;
 #   none    no change: right is "nothing to bisect";
 #   spread  three commits in a row each 4% slower (0.96^3 = 0.885 at bad):
-#           wrong is any commit named as the sole cause; right is the
-#           answer "spread"; a range or an open share is undecided.
+#           wrong is any commit named as the sole cause (spread_judge
+#           says what else is right and wrong).
 #
 #   bundle exec ruby -Ilib bench/bisect_sim.rb [COMMITS] [RUNS] [MAX_ROUNDS]   (defaults 64 200 12)
 #
@@ -93,19 +93,28 @@ class SimStep
 end
 
 # A commit named counts whether or not its own step (against its parent)
-# was decided; in a spread, only one named as the sole cause (its own step
-# decided slower, or not made) is wrong: "its share is undecided" is not
-# a claim.
+# was decided. In a spread, right is any answer that names no commit as
+# the sole cause and points at the spread: "spread", a range (undecided,
+# skipped, budget spent) that holds one of its commits, or the first commit
+# past the margin with its own share said to be open; wrong is a commit
+# named as the sole cause (its own step decided slower, or not made), a
+# range beside the spread, or "nothing to bisect".
 def judge(kind, at, outcome)
   named = outcome.named && outcome.hi
   case kind
   when :step then named == at ? :right : (named ? :wrong : :undecided)
   when :none then outcome.kind == :no_slowdown ? :right : (named ? :wrong : :undecided)
-  when :spread
-    return :right if outcome.kind == :spread
-
-    named && [nil, :bad].include?(outcome.own&.verdict) ? :wrong : :undecided
+  when :spread then spread_judge(at, outcome, named)
   end
+end
+
+def spread_judge(at, outcome, named)
+  return :right if outcome.kind == :spread
+  return (outcome.own&.verdict.nil? || outcome.own.verdict == :bad ? :wrong : :right) if named
+  return :wrong if outcome.kind == :no_slowdown
+  return :undecided if outcome.kind == :bad_open
+
+  ((outcome.lo + 1)..outcome.hi).cover?(at) || ((outcome.lo + 1)..outcome.hi).cover?(at + 2) ? :right : :wrong
 end
 
 started = Rackbench::Clock.now
