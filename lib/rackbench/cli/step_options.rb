@@ -20,7 +20,9 @@ module Rackbench
       # run's own options (CLI::Options), passed on to each step's run:
       # --setup-cmd CMD ("" for none), --fetch-gems.
       STEP_SETUP = %i[setup_cmd fetch_gems].freeze
-      DEFAULTS = { concurrency: "1", duration: "2", warmup: "1", max_rounds: "12", time_budget: "10m", margin: "5" }.freeze
+      # --max-rounds 30: at 3% per-round noise a 10% step is decided in 100% of simulated 64-commit bisections
+      # at 30 rounds a step, 15% at 12 (bench/bisect_sim.rb; docs/your-change.md); 30 rounds of 15 s fit 10m.
+      DEFAULTS = { concurrency: "1", duration: "2", warmup: "1", max_rounds: "30", time_budget: "10m", margin: "5" }.freeze
 
       private
 
