@@ -16,7 +16,8 @@ module Rackbench
     # GC time: GC.stat deltas over the window, whole processes; SQL queries
     # and their time where Active Support is loaded, and the queries of
     # each normalized statement as the counter STATEMENT + its text) per
-    # request the same way. Limits: a frame's figure rests on its samples (~250 per
+    # request the same way (the SQL ones per request Rails finished, where
+    # it counted them). Limits: a frame's figure rests on its samples (~250 per
     # process-second here), so a frame of a few samples per round is noise;
     # samples land at safepoints (a C call's time is its Ruby caller's).
     # A round whose profile missed a process (an error, no dump) is left
@@ -25,6 +26,7 @@ module Rackbench
       COUNTERS = %w[alloc gc_count gc_time_ms sql_count sql_ms].freeze
       TOTAL = "cpu_ms"
       STATEMENT = "sql: " # a counter's name prefix: the queries of one statement
+      SQL = /\Asql[_:]/.freeze # the counters of Active Support's SQL events: per request Rails finished
 
       # One setup's round: {[name, file] => ms per request}, {counter => per request}.
       Round = Struct.new(:frames, :counters, :requests, keyword_init: true) do
@@ -47,8 +49,18 @@ module Rackbench
 
         frames = Hash.new(0.0)
         counters = Hash.new(0.0)
-        takes.flat_map { |t| t["processes"] }.each { |process| add(process, frames, counters) }
-        Round.new(frames: per(frames, requests), counters: per(counters, requests), requests: requests)
+        processes = takes.flat_map { |t| t["processes"] }
+        processes.each { |process| add(process, frames, counters) }
+        Round.new(frames: per(frames, requests), counters: counters_per(counters, requests, processes), requests: requests)
+      end
+
+      # The SQL counters over the requests Rails itself finished in the
+      # window (every query of a request then falls inside it: the window
+      # opens before the load and closes after), where it counted them; the
+      # others, and SQL without that count, over the trial's requests.
+      def counters_per(counters, requests, processes)
+        rails = processes.sum { |p| p["sql_requests"].to_i }
+        counters.to_h { |k, v| [k, v / (rails.positive? && k.match?(SQL) ? rails : requests)] }
       end
 
       def incomplete?(profile)

@@ -14,19 +14,22 @@ class InServerProfileTest < Minitest::Test
   module FakeNotifications
     @subs = []
 
-    def self.subscribe(_name, &block)
-      @subs << block
+    def self.subscribe(name, &block)
+      @subs << [name, block]
       block
     end
 
     def self.unsubscribe(sub)
-      @subs.delete(sub)
+      @subs.reject! { |_, block| block == sub }
     end
 
-    def self.sql(payload)
+    def self.event(name, payload)
       t = Time.now
-      @subs.each { |s| s.call("sql.active_record", t, t + 0.002, "id", payload) }
+      @subs.each { |n, s| s.call(name, t, t + 0.002, "id", payload) if n == name }
     end
+
+    def self.sql(payload) = event("sql.active_record", payload)
+    def self.request = event("process_action.action_controller", {})
   end
 
   def test_a_window_s_dump_counts_gc_cpu_and_the_queries_sent
@@ -42,10 +45,13 @@ class InServerProfileTest < Minitest::Test
     FakeNotifications.sql({ name: "SCHEMA", sql: "PRAGMA table_info(posts)" })
     FakeNotifications.sql({ name: "Comment Load", sql: "SELECT *  FROM comments\nWHERE post_id IN (1, 2, 3) AND body = 'it''s'" })
     FakeNotifications.sql({ name: "Post Load", sql: "SELECT * FROM posts WHERE id = 22" })
+    2.times { FakeNotifications.request }
     RackbenchProfile.finish(current)
+    FakeNotifications.request
     FakeNotifications.sql({ name: "after the window" })
     dump = Rackbench::Sampling::ProfileDump.parse(File.read(File.join(dir, "tok", "#{Process.pid}.prof")), root: dir)
     assert_equal 3, dump["sql_count"]
+    assert_equal 2, dump["sql_requests"], "the requests Rails finished in the window"
     assert_in_delta 6.0, dump["sql_ms"], 0.01
     assert_equal [["SELECT * FROM posts WHERE id = ?", 2], ["SELECT * FROM comments WHERE post_id IN (?) AND body = ?", 1]],
                  dump["statements"].map { |sql, n, _ms| [sql, n] }, "by normalized statement, the most run first"

@@ -78,6 +78,15 @@ class AttributionTest < Minitest::Test
     refute named.key?("sql: #{list}"), "the list's statement did not change"
     line = S::AttributionText.line(attribution)
     assert_includes line, "+10.00 SQL queries per request"
+    # Rails' own request count, where the dump has it, is the SQL counters'
+    # denominator: 1,002 requests finished (2 in flight when the load
+    # generator stopped counting) read 1 and 11 queries a request, not 1.002.
+    rails = with_sql.map { |p| p.merge("processes" => p["processes"].map { |pr| pr.merge("sql_requests" => 1000) }) }
+    p_a = rails.first.merge("processes" => rails.first["processes"].map { |pr| pr.merge("sql_count" => 1002, "sql_requests" => 1002) })
+    round = S::FrameTimes.of([p_a]).fetch(["/fib", 2, "puma x1:2"]).fetch(1)
+    assert_in_delta 1.0, round.counters["sql_count"], 1e-9
+    assert_in_delta 1000.0 / 1002, round.counters["sql: #{list}"], 1e-9
+    assert_in_delta 20.0, round.counters["alloc"], 1e-9, "other counters per the trial's requests"
     assert_match(/; \+10\.00 queries per request `#{Regexp.escape(one)}` \(\+9\.\d+ to \+10\.\d+\); nothing else/, line)
   end
 
