@@ -8,8 +8,9 @@
 #           /fibonacci/N's work (about 1/11 more calls of Fibonacci.fib,
 #           ~9% of the request): is Fibonacci.fib the frame named first?
 #   alloc   a copy of apps/arena; the change makes /template-render build
-#           20,000 more short strings a request: is "objects allocated"
-#           named, up by about 20,000 per request?
+#           20,000 more short strings a request ("x#{i}": two objects an
+#           iteration, i.to_s and the string): is "objects allocated"
+#           named, up by about 40,000 per request?
 #   nplus1  a copy of apps/rails (SQLite, stackprof added to its bundle
 #           from rackbench's own gem cache, offline); the change makes
 #           /articles read each of its 10 articles again (Article.find in
@@ -67,20 +68,25 @@ def edit(path, from, to)
   File.write(path, text.sub(from, to))
 end
 
+def arena_copy(root)
+  FileUtils.cp_r(File.join(APPS, "arena"), File.join(root, "app"))
+  File.join(root, "app")
+end
+
 # Each case: the app made and committed under root (returns the --app path
 # and the endpoint), the change committed on top, and what a run must name:
 # [kind, name, expected change per request or nil].
 CASES = {
   "fib" => {
     endpoint: "/fibonacci/25", want: ["frame", "Fibonacci.fib", nil],
-    make: ->(root) { FileUtils.cp_r(File.join(APPS, "arena"), File.join(root, "app")) && File.join(root, "app") },
+    make: ->(root) { arena_copy(root) },
     change: lambda do |app|
       edit(File.join(app, "fibonacci.rb"), "value = fib(n)\n", "value = fib(n)\n          fib(n - 5) if n >= 5 # the change: ~1/11 more work\n")
     end
   },
   "alloc" => {
-    endpoint: "/template-render", want: ["counter", "alloc", 20_000],
-    make: ->(root) { FileUtils.cp_r(File.join(APPS, "arena"), File.join(root, "app")) && File.join(root, "app") },
+    endpoint: "/template-render", want: ["counter", "alloc", 40_000], # two strings an iteration: i.to_s and "x#{i}"
+    make: ->(root) { arena_copy(root) },
     change: lambda do |app|
       edit(File.join(app, "render.rb"), "        def self.call(_env)\n",
            "        def self.call(_env)\n          20_000.times { |i| \"x\#{i}\" } # the change: 20,000 more strings a request\n")
