@@ -9,6 +9,7 @@ require_relative "../report/listener"
 require_relative "../report/progress"
 require_relative "../report/warning_log"
 require_relative "../process_control/registry"
+require_relative "../process_control/journal"
 require_relative "../process_control/orphans"
 require_relative "../calibration"
 require_relative "../stats/cpu_speed"
@@ -20,7 +21,10 @@ module Rackbench
     # bench/tune_vs_grid.rb), so they agree on it:
     #
     # - the run directory: --out or rackbench-runs/PREFIX<timestamp>, created
-    #   and locked against a second writer;
+    #   and locked against a second writer, and its processes.jsonl
+    #   (ProcessControl::Journal) writing down every child the command
+    #   starts and stops, so a writer killed by SIGKILL leaves a list of what
+    #   may have outlived it for the next --resume;
     # - meta.json: the environment, the command and its argv (a password in
     #   a URL masked, Redact), the run directory and the start time, plus
     #   what the command adds;
@@ -59,13 +63,17 @@ module Rackbench
       def call(out: nil, prefix: "", meta: {}, store: nil)
         since = ProcessControl::Orphans.now
         @store = store || create(out, prefix)
-        @store.write_meta(meta_for(meta)) unless store
-        listener = Measuring.listener(@store, err: @err, quiet: @quiet)
-        @since = since
-        calibrate("start", listener)
-        result = yield @store, listener
-        finish(listener)
-        result
+        ProcessControl::Registry.journaling(ProcessControl::Journal.new(@store.path)) do
+          @store.write_meta(meta_for(meta)) unless store
+          listener = Measuring.listener(@store, err: @err, quiet: @quiet)
+          @since = since
+          calibrate("start", listener)
+          result = yield @store, listener
+          finish(listener)
+          result
+        ensure
+          ProcessControl::Registry.stop_all # the journal still writes their stops
+        end
       rescue Errno::ENOSPC, Errno::EDQUOT => e
         # A full disk anywhere (a log, a record): one clear line, exit 1.
         raise kept(Error.new("the disk is full (#{Error.reason(e)}); free space and run again"))

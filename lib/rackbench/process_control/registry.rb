@@ -23,10 +23,17 @@ module Rackbench
         @journal&.started(child.pid, child.argv)
       end
 
-      # The run directory's Journal, while a command writes one: every child
-      # spawned and stopped meanwhile is written down there.
-      def journal=(journal)
+      # Yields with journal (a run directory's Journal) writing down every
+      # child spawned and stopped meanwhile, and puts back the one before
+      # (nil: none) however the block ends. The measuring frame
+      # (CLI::Measuring) holds it for the command's whole run; nothing else
+      # sets it.
+      def journaling(journal)
+        before = @journal
         @journal = journal
+        yield
+      ensure
+        @journal = before
       end
 
       # Every process ever spawned or handed to remember (ProcessTree entries),

@@ -5,8 +5,6 @@ require "fileutils"
 require_relative "../error"
 require_relative "target"
 require_relative "lock"
-require_relative "../process_control/registry"
-require_relative "../process_control/journal"
 require_relative "json_lines"
 require_relative "schema"
 require_relative "regular_file"
@@ -115,14 +113,11 @@ module Rackbench
       # a second writer is refused with the holder's pid and command. A fresh
       # run re-checks under the lock that no other run wrote its meta.json
       # into the directory between the check and the lock.
-      #
-      # The writer also journals every process it starts into the directory
-      # (ProcessControl::Journal), so a writer killed by SIGKILL leaves a list
-      # of what may have outlived it for the next --resume.
+      # (The writer's journal of the processes it starts, processes.jsonl, is
+      # the measuring frame's: CLI::Measuring.)
       def lock!(command, fresh: false)
         regular_files!
         @lock ||= Lock.acquire(@path, command || "rackbench")
-        ProcessControl::Registry.journal = ProcessControl::Journal.new(@path)
         return self unless fresh && File.exist?(File.join(@path, "meta.json"))
 
         unlock
@@ -139,7 +134,6 @@ module Rackbench
       end
 
       def unlock
-        ProcessControl::Registry.journal = nil if @lock
         @lock&.release
         @lock = nil
       end
