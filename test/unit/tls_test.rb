@@ -90,11 +90,11 @@ end
 # their own are left out and named.
 class TlsDefaultPlanTest < Minitest::Test
   def test_servers_without_tls_are_left_out_of_the_default_plan_with_their_reason
-    require "rackbench/cli/server_check"
-    keys, warning = Rackbench::CLI::ServerCheck.tls_only(%w[puma unicorn thin passenger falcon pitchfork], nil)
+    require "rackbench/plan/server_check"
+    keys, warning = Rackbench::ServerCheck.tls_only(%w[puma unicorn thin passenger falcon pitchfork], nil)
     assert_equal %w[puma thin falcon], keys
     assert_equal "left out for --tls: unicorn (Unicorn serves no TLS), passenger (the builtin engine of Passenger " \
                  "Standalone, which rackbench runs, serves no TLS), pitchfork (Pitchfork serves no TLS)", warning
-    assert_raises(Rackbench::UsageError) { Rackbench::CLI::ServerCheck.tls_only(%w[unicorn], nil) }
+    assert_raises(Rackbench::UsageError) { Rackbench::ServerCheck.tls_only(%w[unicorn], nil) }
   end
 end

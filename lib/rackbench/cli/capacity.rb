@@ -3,7 +3,7 @@
 require_relative "command"
 require_relative "options"
 require_relative "measuring"
-require_relative "server_check"
+require_relative "../plan/server_check"
 require_relative "../plan/config"
 require_relative "../plan"
 require_relative "../runner"
@@ -32,10 +32,11 @@ module Rackbench
         raise UsageError, "unexpected argument #{argv.first.inspect}" unless argv.empty?
 
         search = cli.slice(*SEARCH)
-        config = Config.build(cli.except(*SEARCH))
+        @world = Config::Settle::World.new(@env) # the default plan's servers, settled in the build
+        config = Config.build(cli.except(*SEARCH), world: @world)
         raise UsageError, "give the endpoint to search with --endpoint, e.g. --endpoint /pause/0.05" if config[:endpoints].empty?
 
-        config, @left_out = ServerCheck.plan!(config, env: @env)
+        ServerCheck.check!(config, env: @env)
         engine!
         slo = Stats::Slo.new(p99_ms: search[:slo_p99], error_rate: search[:max_errors] / 100.0,
                               health: cli.key?(:health_timeout))
@@ -57,7 +58,7 @@ module Rackbench
                                "loops" => search[:loop], "max_levels" => search[:max_levels] } }
         frame.call(out: plan.config[:out], prefix: "capacity-", meta: meta) do |store, listener|
           @err.puts "rackbench capacity: SLO #{slo.describe}; run directory #{store.path}"
-          listener.warning(@left_out) if @left_out
+          @world.tell(listener)
           knees = search_all(plan, store, listener, slo, search)
           Report::CapacityText.new(store.capacity, io: @out, trials: store.trials).render
           @err.puts "Report: #{Report::Formats.save_page(store)}"

@@ -11,7 +11,6 @@ require_relative "../plan/file"
 require_relative "../load"
 require_relative "../runner"
 require_relative "../workload/app"
-require_relative "../workload/git_refs"
 require_relative "../report/formats"
 require_relative "../stats/looks"
 require_relative "../server/front"
@@ -22,7 +21,7 @@ require_relative "servers"
 require_relative "options"
 require_relative "measuring"
 require_relative "jruby_check"
-require_relative "server_check"
+require_relative "../plan/server_check"
 require_relative "run_resume"
 require_relative "run_meta"
 require_relative "run_report"
@@ -67,8 +66,9 @@ module Rackbench
 
         return resume(cli, plan_path) if cli[:resume]
 
-        config = refs(layered_config(cli, plan_path))
-        config, @left_out = ServerCheck.plan!(config, env: @env)
+        @world = Config::Settle::World.new(@env) # the refs' commits and the default plan's servers, settled in the build
+        config = layered_config(cli, plan_path)
+        ServerCheck.check!(config, env: @env)
         engine = checked_engine(config[:engine], config)
         check_servers!(config)
         execute(Plan.new(config), engine)
@@ -80,25 +80,11 @@ module Rackbench
         frame = Measuring.new(command: "run", argv: @argv_seen, err: @err, env: @env, quiet: plan.config[:quiet])
         frame.call(out: plan.config[:out], store: store, meta: store ? {} : RunMeta.for(plan, engine, suite: @suite, env: @env)) do |run_dir, listener|
           listener.run_started(run_dir.meta)
-          listener.warning(@left_out) if @left_out
-          @ref_notes&.each { |n| listener.note(n) }
-          @ref_warnings&.each { |w| listener.warning(w) }
+          @world&.tell(listener)
           Runner.new(plan: plan, store: run_dir, engine: engine, listener: listener).call
           frame.finish(listener, margin: plan.config[:margin]) # the end's calibration before the report
           RunReport.new(out: @out, err: @err, env: @env).call(run_dir, plan)
         end
-      end
-
-      # run --ref: each ref resolved to its commit before anything boots
-      # (meta.json keeps the commits, so --resume checks out the same code).
-      def refs(config)
-        return config if config[:refs].empty?
-
-        app = Workload::App.resolve(config[:app])
-        refs = Workload::GitRefs.resolve(app.root, config[:refs], config_ru: app.config_ru)
-        @ref_notes = Workload::GitRefs.notes(app.root, refs)
-        @ref_warnings = Workload::GitRefs.warnings(app.root, refs)
-        config.merge(refs: refs.map(&:to_h)).freeze
       end
 
       # defaults < suite (--suite NAME [--quick]) < plan file < command line.
@@ -109,7 +95,7 @@ module Rackbench
 
         suite = @suite && Suites.settings(@suite, cores: Etc.nprocessors, quick: quick)
         Config.build(Config.quick_layer(cli, plan_path: plan_path, suite: @suite), suite,
-                     plan_path && plan_settings(plan_path), cli)
+                     plan_path && plan_settings(plan_path), cli, world: @world)
       end
 
       # A plan file only sets settings: a process it started and left
@@ -157,7 +143,7 @@ module Rackbench
         raise Error, engine.class.const_defined?(:NOT_FOUND) ? engine.class::NOT_FOUND : "#{name} is not available here"
       end
 
-      # The servers themselves and the app's bundle: ServerCheck.plan!.
+      # The JRuby setups and the proxies in front (the servers and the app's bundle: ServerCheck.check!).
       def check_servers!(config)
         app = Workload::App.resolve(config[:app])
         JrubyCheck.check!(config[:setups], app, runtime: Runtime::Jruby.default(@env))

@@ -9,6 +9,7 @@ require_relative "../server"
 require_relative "../stats/decision"
 require_relative "values"
 require_relative "settings"
+require_relative "settle"
 require_relative "rules/per_boot" # PILOT_ROUNDS below
 require_relative "rules/probe" # PROBE_DEFAULT below
 # Every file of rules/ is a rule of RULES (a new rule is a new file there).
@@ -142,9 +143,16 @@ module Rackbench
 
     # layers: hashes (or Settings) from lowest to highest precedence (plan
     # file, command line); a Settings value (frozen, every key a setting).
-    def build(*layers)
+    # world (Settle::World): a command about to measure, whose settings
+    # take the refs' commits and the default plan's servers from outside
+    # (Settle), settled here and checked by the rules again.
+    # (Settings given as bare keywords, build(app: dir), are the top layer.)
+    def build(*layers, world: nil, **top)
+      layers << top unless top.empty?
       merged = layers.compact.reduce(DEFAULTS) { |acc, layer| acc.merge(layer.to_h.compact) }
-      SETTINGS.new(validate(merged))
+      settled = validate(merged)
+      settled = validate(Settle.call(settled, world)) if world
+      SETTINGS.new(settled)
     end
 
     # A JSON-able form of a built config (stored in meta.json for --resume).
@@ -157,7 +165,7 @@ module Rackbench
     end
 
     # Each server's own default setup for this many cores (Server::Base.default_label;
-    # opt-in servers have none), for the installed ones (CLI::ServerCheck
+    # opt-in servers have none), for the installed ones (ServerCheck
     # says which of default_servers it left out, and why).
     def default_setups(cores = Etc.nprocessors, installed: Server.keys)
       Server::ADAPTERS.slice(*installed).values.filter_map { |klass| klass.default_label(cores) }

@@ -39,7 +39,7 @@ module Rackbench
     #   spawn_failed?(log)      the log says no worker will start (stop waiting for them)
     #   stats?, stats_reader(pid:, port:)  its own stats (Puma's control app): [reader, nil] or [nil, why]
     #   unsupported(setup, cpus:)  why the installed version cannot run the setup's own words
-    #                           ("fibers needs Puma >= 7.0 ..."), nil when it can (CLI::ServerCheck)
+    #                           ("fibers needs Puma >= 7.0 ..."), nil when it can (ServerCheck)
     #
     # and states its facts once, as class methods (read by Setup, Config,
     # tune's Candidates, Lab and ConfigWriter):

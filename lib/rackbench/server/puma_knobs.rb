@@ -20,7 +20,7 @@ module Rackbench
     #            the CPUs it may run on, capped by a cgroup CPU quota).
     #            rackbench counts the same here, before the boot, to know the
     #            workers to find (a setup pinned with --cpus would count
-    #            fewer: refused, CLI::ServerCheck).
+    #            fewer: refused, ServerCheck).
     module PumaKnobs
       # word => [Puma version that has it, the config line's name]
       SINCE = { "fibers" => ["7.0", "fiber_per_request"], "io" => ["8.0", "max_io_threads"],

@@ -55,8 +55,8 @@ class AppBundleTest < Minitest::Test
   # Default servers the bundle lacks are left out with the same line, never
   # in silence; none left at all is refused.
   def test_default_servers_the_bundle_lacks_are_named_and_left_out
-    require "rackbench/cli/server_check"
-    check = Rackbench::CLI::ServerCheck
+    require "rackbench/plan/server_check"
+    check = Rackbench::ServerCheck
     app = Rackbench::Workload::App.resolve(app_with(%(gem "puma"\n), lock: "GEM\n  specs:\n    puma (8.0.2)\n"))
     kept, warning = check.defaults(%w[puma unicorn thin], app)
     assert_equal %w[puma], kept
@@ -71,7 +71,7 @@ class AppBundleTest < Minitest::Test
   # is gone (Falcon, Pitchfork) is left out with rackbench's own remedy.
   def test_default_servers_missing_here_are_named_with_bin_setup
     require "minitest/mock"
-    require "rackbench/cli/server_check"
+    require "rackbench/plan/server_check"
     find = Gem::Specification.method(:find_by_name)
     gone = lambda do |name, *rest|
       raise Gem::MissingSpecError.new(name, nil) if %w[falcon pitchfork].include?(name)
@@ -79,7 +79,7 @@ class AppBundleTest < Minitest::Test
       find.call(name, *rest)
     end
     kept, warning = Gem::Specification.stub(:find_by_name, gone) do
-      Rackbench::CLI::ServerCheck.defaults(%w[puma falcon pitchfork], Rackbench::Workload::App.arena)
+      Rackbench::ServerCheck.defaults(%w[puma falcon pitchfork], Rackbench::Workload::App.arena)
     end
     assert_equal %w[puma], kept
     assert_equal "left out of this run: falcon is not installed here: run bin/setup (rackbench's Gemfile lists falcon); " \
@@ -90,13 +90,14 @@ class AppBundleTest < Minitest::Test
   # Passenger, Debian's, when installed), the others named in the warning:
   # Falcon and Pitchfork too, with Falcon's json companion.
   def test_the_default_plan_keeps_what_the_bundle_has
-    require "minitest/mock"
-    require "rackbench/cli/server_check"
     dir = app_with(%(gem "puma"\n), lock: "GEM\n  specs:\n    puma (8.0.2)\n")
-    config = Rackbench::Config.build(app: dir)
-    planned, warning = Rackbench::Workload::BundleCheck.stub(:problem, nil) { Rackbench::CLI::ServerCheck.plan!(config) }
+    world = Rackbench::Config::Settle::World.new
+    planned = Rackbench::Config.build({ app: dir }, world: world) # settled in the build (Config::Settle::Servers)
     passenger = Rackbench::Server.adapter("passenger").available?
     assert_equal ["puma"] + (passenger ? ["passenger"] : []), planned[:setups].map(&:server)
+    assert_equal 1, world.said.size, world.said.inspect
+    kind, warning = world.said.first
+    assert_equal :warning, kind
     assert_equal "left out of this run: not in your app's bundle: unicorn, thin, falcon, pitchfork — add " \
                  "`gem \"unicorn\", \"6.1.0\"`, `gem \"thin\", \"2.0.1\"`, `gem \"falcon\", \"0.51.1\"`, " \
                  "`gem \"pitchfork\", \"0.18.2\"` and `gem \"json\", \"2.6.3\"` (falcon's dependencies would otherwise " \

@@ -9,7 +9,7 @@ module Rackbench
       # through the in-server profile RUBYOPT loads (Runtime::Flags): not in
       # the server at --url (not ours), nor on JRuby (no RUBYOPT hook, no
       # stackprof). Whether stackprof loads in a user's bundle is checked
-      # against the app (CLI::ServerCheck, Workload::ProfileCheck).
+      # against the app (ServerCheck, Workload::ProfileCheck).
       module Profile
         ORDER = 110 # Config::RULES runs the rules by ORDER (plan/config.rb)
         module_function
