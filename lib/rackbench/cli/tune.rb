@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "etc"
 require_relative "command"
 require_relative "options"
 require_relative "measuring"
@@ -39,34 +38,27 @@ module Rackbench
       def call(argv)
         cli = options(argv) or return 0
         raise UsageError, "unexpected argument #{argv.first.inspect}" unless argv.empty?
-        raise UsageError, "give the memory the app may use with --memory-budget, e.g. --memory-budget 2GiB" unless cli[:memory_budget]
-        # No default objective: what p99 is acceptable depends on the
-        # workload (the arena's /random sleeps 1 s on a fifth of its requests).
-        raise UsageError, "give the latency objective with --slo-p99, e.g. --slo-p99 300ms (or 3s for /random)" unless cli[:slo_p99]
 
-        opts = cli.slice(*SEARCH)
-        config = Config.build(cli.except(*SEARCH).merge(endpoints: endpoints(cli), setups: [], warmup: 1, cooldown: 0))
-        opts[:servers] = checked_servers(opts[:servers], config)
-        slo = Stats::Slo.new(p99_ms: opts[:slo_p99], error_rate: opts[:max_errors] / 100.0, health: cli.key?(:health_timeout))
+        @world = Config::Settle::World.new(@env) # the space's servers, settled in the build (Config::Settle::Space)
+        config = Config.build(cli.except(*SEARCH).merge(endpoints: endpoints(cli), setups: [], warmup: 1, cooldown: 0,
+                                                        space: space(cli)), world: @world)
+        ServerCheck.stale!(Workload::App.resolve(config[:app]), env: @env)
+        space = config[:space]
+        slo = Stats::Slo.new(p99_ms: space.slo_p99, error_rate: space.max_errors / 100.0, health: cli.key?(:health_timeout))
         Load.require_default!
 
-        execute(Plan.new(config), slo, opts)
+        execute(Plan.new(config), slo, space)
       end
 
       private
 
-      # --servers as given: each must run with the app (exit 2 naming all
-      # that cannot); the default list: those that cannot are left out,
-      # with a warning saying so. Then the app's bundle (ServerCheck).
-      def checked_servers(servers, config)
-        app = Workload::App.resolve(config[:app])
-        if @argv.any? { |a| a == "--servers" || a.start_with?("--servers=") }
-          ServerCheck.requested!(servers, app)
-        else
-          servers, @left_out = ServerCheck.defaults(servers, app)
-        end
-        ServerCheck.stale!(app, env: @env)
-        servers
+      # The search's options as the space's layer (Config::Space): --servers
+      # only when named (not named: the default list's runnable servers, said).
+      def space(cli)
+        named = @argv.any? { |a| a == "--servers" || a.start_with?("--servers=") }
+        { servers: named ? cli[:servers] : nil, memory_budget: cli[:memory_budget], slo_p99: cli[:slo_p99],
+          max_errors: cli[:max_errors], time_budget: cli[:time_budget], max_workers: cli[:max_workers],
+          ladders: Options::LADDERS.transform_values { |k| cli[k] }, predict: cli[:predict] != false }
       end
 
       def endpoints(cli)
@@ -80,13 +72,13 @@ module Rackbench
         [cli[:app] ? APP_ENDPOINT : ARENA_ENDPOINT]
       end
 
-      def execute(plan, slo, opts)
+      def execute(plan, slo, space)
         quiet = plan.config[:quiet]
         frame = Measuring.new(command: "tune", argv: @argv, err: @err, env: @env, quiet: quiet)
-        frame.call(out: plan.config[:out], prefix: "tune-", meta: meta(plan, slo, opts)) do |store, listener|
+        frame.call(out: plan.config[:out], prefix: "tune-", meta: meta(plan, slo, space)) do |store, listener|
           @err.puts "rackbench tune: run directory #{store.path}" unless quiet
-          listener.warning(@left_out) if @left_out
-          rec = search(plan, store, listener, slo, opts, quiet ? nil : ->(line) { @err.puts line })
+          @world.tell(listener)
+          rec = search(plan, store, listener, slo, space, quiet ? nil : ->(line) { @err.puts line })
           Report::TuneText.new(store.path, io: @out).render
           @err.puts "Report: #{Report::Formats.save_page(store)}"
           raise Error, rec["reason"] unless rec["setup"]
@@ -95,26 +87,25 @@ module Rackbench
         end
       end
 
-      def search(plan, store, listener, slo, opts, say)
-        deadline = Search::Tune::Deadline.new(opts[:time_budget])
+      def search(plan, store, listener, slo, space, say)
+        deadline = Search::Tune::Deadline.new(space.time_budget)
         runner = Runner.new(plan: plan, store: store, engine: Load.default, listener: listener)
         runner.with_context do |ctx|
           lab = Search::Tune::Lab.new(context: ctx, endpoint: plan.endpoints.first, slo: slo, deadline: deadline)
-          Search::Tune.new(lab: lab, journal: Store::TuneJournal.new(store), deadline: deadline, servers: opts[:servers],
-                           budget_mb: opts[:memory_budget], slo: slo, endpoint: plan.endpoints.first, cores: Etc.nprocessors,
-                           max_workers: opts[:max_workers], ladders: Options::LADDERS.transform_values { |k| opts[k] }, say: say,
-                           predict: opts[:predict] != false,
+          Search::Tune.new(lab: lab, journal: Store::TuneJournal.new(store), deadline: deadline, servers: space.servers,
+                           budget_mb: space.memory_budget, slo: slo, endpoint: plan.endpoints.first, cores: space.cores,
+                           max_workers: space.max_workers, ladders: space.ladders, say: say, predict: space.predict,
                            margin: plan.config[:margin], seed: plan.config[:seed]).call
         end
       end
 
-      def meta(plan, slo, opts)
+      def meta(plan, slo, space)
         { "config" => Config.dump(plan.config), "slo" => slo.to_h,
           "plan" => plan.to_h.merge("setups" => [], "trials" => nil, "duration_s" => "1–3.75", "loop" => "closed and open"),
-          "tune" => { "servers" => opts[:servers], "memory_budget_mb" => opts[:memory_budget],
-                      "time_budget_s" => opts[:time_budget], "max_workers" => opts[:max_workers],
-                      **Options::LADDERS.values.to_h { |k| [k.to_s, opts[k]] }, "predict" => opts[:predict] != false, "endpoint" => plan.endpoints.first,
-                      "method" => Search::Tune::METHOD } }
+          "tune" => { "servers" => space.servers, "memory_budget_mb" => space.memory_budget,
+                      "time_budget_s" => space.time_budget, "max_workers" => space.max_workers,
+                      **Options::LADDERS.to_h { |server, k| [k.to_s, space.ladders[server]] }, "predict" => space.predict,
+                      "endpoint" => plan.endpoints.first, "method" => Search::Tune::METHOD } }
       end
 
       def options(argv)

@@ -86,7 +86,8 @@ module Rackbench
       boot: "apart",         # --boot together: a round's setups booted side by side (Runner::SharedRound, BootFit)
       aslr: "on",            # --aslr off: servers start with address randomisation off (ProcessControl::Layout)
       tls: false,            # --tls: every setup serves HTTPS with a certificate made for the run (Tls)
-      cpus: nil              # --cpus: ProcessControl::Affinity::Sets (server and client CPU sets) or nil: shared
+      cpus: nil,             # --cpus: ProcessControl::Affinity::Sets (server and client CPU sets) or nil: shared
+      space: nil             # rackbench tune: its search space (Config::Space: servers, budgets, SLO, ladders, cores); nil: not a tune; Rules::Space
     }.freeze
 
     # What Config.build returns: DEFAULTS' keys as one frozen value.
@@ -157,7 +158,9 @@ module Rackbench
 
     # A JSON-able form of a built config (stored in meta.json for --resume).
     def dump(cfg)
-      cfg.to_h { |k, v| [k.to_s, %i[setups load_hosts].include?(k) ? v.map { |x| x.respond_to?(:spec) ? x.spec : x.label } : (k == :cpus ? v&.to_h : v)] }
+      cfg.to_h do |k, v|
+        [k.to_s, %i[setups load_hosts].include?(k) ? v.map { |x| x.respond_to?(:spec) ? x.spec : x.label } : (%i[cpus space].include?(k) ? v&.to_h : v)]
+      end
     end
 
     def load(hash)

@@ -2,6 +2,7 @@
 
 require_relative "settle/refs"
 require_relative "settle/servers"
+require_relative "settle/space"
 
 module Rackbench
   module Config
@@ -9,7 +10,8 @@ module Rackbench
     # builder (Config.build(..., world:)) after the rules and before the
     # value is frozen (issue 45, item 1): the refs' commits (git:
     # Settle::Refs) and the default plan's servers that can run with the
-    # app (its bundle: Settle::Servers). What a step settles is checked by
+    # app (its bundle: Settle::Servers), tune's servers (Settle::Space).
+    # What a step settles is checked by
     # the rules again, so a settled value is a checked one.
     #
     # A build without a world takes its layers as they are: a stored run
@@ -36,7 +38,7 @@ module Rackbench
         end
       end
 
-      STEPS = [Refs, Servers].sort_by { |step| step::ORDER }.freeze
+      STEPS = [Refs, Servers, Space].sort_by { |step| step::ORDER }.freeze
 
       module_function
 

@@ -2,6 +2,8 @@
 
 require "test_helper"
 require "fileutils"
+require "json"
+require "etc"
 require "support/git_repo"
 require "rackbench/plan/config"
 
@@ -60,10 +62,38 @@ class SettleTest < Minitest::Test
     assert_empty Config.build({ url: "http://127.0.0.1:9/" }, world: world)[:setups], "--url boots nothing"
   end
 
+  # tune's space is a member of the same build: its options made one
+  # frozen Config::Space, its servers settled against the app, read back
+  # from meta.json's dump through the same builder.
+  def test_tunes_space_is_built_with_the_settings
+    layer = { setups: [], space: { memory_budget: 2048, slo_p99: 300.0, max_errors: 0.1, time_budget: 600.0,
+                                   ladders: { "puma" => [1, 2] }, predict: true } }
+    world = Config::Settle::World.new
+    built = Config.build(layer, world: world)
+    space = built[:space]
+    assert_kind_of Config::Space, space
+    assert_predicate space, :frozen?
+    assert_equal Etc.nprocessors, space.cores
+    refute_empty space.servers, "not named: the default list's runnable servers"
+    assert_empty built[:setups], "a tune boots its space's setups, not the default plan"
+    assert_equal space.to_h, Config.load(JSON.parse(JSON.generate(Config.dump(built))))[:space].to_h
+    assert_equal %w[puma], space.with(servers: %w[puma]).servers
+    assert_raises(ArgumentError) { space[:memory_budgett] }
+
+    e = assert_raises(Rackbench::UsageError) { Config.build(space: { slo_p99: 300.0 }) }
+    assert_match(/--memory-budget/, e.message)
+    e = assert_raises(Rackbench::UsageError) { Config.build(space: { memory_budget: 1, slo_p99: 1, budget: 2 }) }
+    assert_equal "unknown tune setting budget", e.message
+    e = assert_raises(Rackbench::UsageError) do
+      Config.build({ space: { servers: %w[nosuch], memory_budget: 1, slo_p99: 1 } }, world: Config::Settle::World.new)
+    end
+    assert_match(/nosuch/, e.message)
+  end
+
   # The commands read what the build settled: no copy of the settings is
   # made in cli/run.rb or cli/capacity.rb.
   def test_the_commands_change_no_built_value
-    %w[run capacity].each do |name|
+    %w[run capacity tune].each do |name|
       source = File.read(File.expand_path("../../../lib/rackbench/cli/#{name}.rb", __dir__))
       refute_match(/config\.(merge|with)\(|Config\.build\(config/, source, "cli/#{name}.rb edits a built value")
     end

@@ -5,7 +5,7 @@ require_relative "../server_check"
 module Rackbench
   module Config
     module Settle
-      # No --setup (and no --url): the default plan's servers that can run
+      # No --setup (and no --url, and not a tune): the default plan's servers that can run
       # with the app, each in its default setup for this machine's cores
       # (Config.default_setups); those left out are named in a warning,
       # never dropped in silence (ServerCheck.planned).
@@ -15,7 +15,7 @@ module Rackbench
         module_function
 
         def settle(cfg, world)
-          return nil unless cfg[:url].nil? && cfg[:setups].empty?
+          return nil unless cfg[:url].nil? && cfg[:setups].empty? && cfg[:space].nil? # tune boots its space's setups
 
           keys, warning = ServerCheck.planned(cfg, Config.default_servers)
           world.warning(warning) if warning
