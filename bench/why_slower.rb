@@ -30,7 +30,10 @@
 # `--ref BASE --ref BASE~0`), where anything named is a false discovery:
 # read from every pair's attribution, decided or not.
 #
-#   [CASE=fib|alloc|nplus1] bundle exec ruby -Ilib bench/why_slower.rb [RUNS] [ROUNDS]   (defaults fib 5 12)
+#   [CASE=fib|alloc|nplus1] [AA=N] bundle exec ruby -Ilib bench/why_slower.rb [RUNS] [ROUNDS]   (defaults fib 5 12)
+#
+# AA: how many A/A runs follow (default RUNS; AA=0: the change runs alone,
+# when another case's A/A runs are the proof's).
 #
 # Limits: each run takes 1-4 minutes on 2 cores (Rails boots slower); a
 # machine shared with other work widens every interval (undecided runs
@@ -49,6 +52,7 @@ require "rackbench/stats/attribution_text"
 $stdout.sync = true
 runs = Integer(ARGV[0] || 5)
 rounds = Integer(ARGV[1] || 12)
+aa_runs = Integer(ENV.fetch("AA", runs))
 CASE = ENV.fetch("CASE", "fib")
 APPS = File.expand_path("../apps", __dir__)
 RAILS_BUNDLE = File.join(APPS, "rails", "vendor", "bundle")
@@ -182,7 +186,7 @@ Dir.mktmpdir("rackbench-why-slower") do |tmp|
        "the pair decided in #{decided.size}, #{name} named in #{decided.count { |_, f| hit?(f) }} of those"
   puts "  its change per request: #{results.map { |_, f| f.is_a?(Numeric) ? f.round(2) : '-' }.join(', ')}" unless kind == "frame"
   false_runs = 0
-  runs.times do |i|
+  aa_runs.times do |i|
     data, secs = run(app, [base, "#{base}~0"], File.join(runs_dir, "aa-#{i}"), rounds)
     attributions = all_attributions(data)
     named = attributions.flat_map(&:named) + attributions.flat_map { |a| a.counters.select(&:decided) }
@@ -190,5 +194,5 @@ Dir.mktmpdir("rackbench-why-slower") do |tmp|
     said = named.empty? ? "nothing named" : "named: #{named.map { |c| "#{c.name} #{c.change.round(3)}" }.join(', ')}"
     puts "A/A run #{i + 1}: #{(secs / 60).round(1)} min; #{said}"
   end
-  puts "A/A: nothing named beyond noise in #{runs - false_runs} of #{runs} runs"
+  puts "A/A: nothing named beyond noise in #{aa_runs - false_runs} of #{aa_runs} runs" if aa_runs.positive?
 end
