@@ -18,12 +18,7 @@ class SettleTest < Minitest::Test
   Config = Rackbench::Config
 
   def setup
-    @repo = File.join(tmpdir, "app")
-    FileUtils.mkdir_p(@repo)
-    File.write(File.join(@repo, "config.ru"), "run ->(_) { [200, {}, ['one']] }\n")
-    git("init", "-q", "-b", "main", ".")
-    git("add", ".")
-    git("commit", "-qm", "one")
+    app_repo(File.join(tmpdir, "app"), "run ->(_) { [200, {}, ['one']] }\n")
     File.write(File.join(@repo, "config.ru"), "run ->(_) { [200, {}, ['two']] }\n")
     git("commit", "-qam", "two")
   end
