@@ -130,6 +130,7 @@ def run(app, refs, out, rounds)
   started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   status = Rackbench::CLI.call(argv, out: StringIO.new, err: err = StringIO.new, env: ENV.to_h)
   raise "rackbench exited #{status}: #{err.string}" if status == 2
+  abort "interrupted (rackbench exited #{status}): the bench stops; the runs so far are above" if status > 128 # a signal
 
   data = Rackbench::Report::Dataset.from_store(Rackbench::Store::RunDir.open(out))
   [data, Process.clock_gettime(Process::CLOCK_MONOTONIC) - started]
